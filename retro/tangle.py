@@ -259,7 +259,13 @@ def tangle(chapters: list[Chapter], project: Path) -> Plan:
                     f"two chapters write {name}: this one and "
                     f"{display(other.chapter)}:{other.root.lineno}"))
                 continue
-            lines = expander.expand(name)
+            try:
+                lines = expander.expand(name)
+            except RecursionError:
+                plan.problems.append(Problem(
+                    chapter.path, first.lineno,
+                    f"chunks nested too deeply under <<{name}>>"))
+                continue
             shebang = bool(lines) and lines[0][0].startswith("#!")
             lines.insert(1 if shebang else 0, header(chapter, project, name))
             plan.outputs[target] = Output(target, name, chapter.path, first,

@@ -1,0 +1,288 @@
+"""The tangler: chunk syntax, errors, the command line, and its fixed point."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+from retro import tangle
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = "```"
+
+
+def chunk(name: str, body: str, lang: str = "python") -> str:
+    return f"{FENCE}{lang}\n<<{name}>>=\n{body}\n{FENCE}\n"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='x'\n")
+    (tmp_path / "literate").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(project: Path, name: str, text: str) -> Path:
+    path = project / "literate" / name
+    path.write_text(text)
+    return path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Run `retro tangle ARGS` in-process, capturing its output."""
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = tangle.main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def body_of(path: Path) -> str:
+    """A tangled file without its one-line header."""
+    return path.read_text().split("\n", 1)[1]
+
+
+# --- the fixed point -------------------------------------------------------
+
+def test_the_tangler_tangles_itself_byte_for_byte():
+    plan, _ = tangle.load([ROOT / "literate" / "tangle.md"])
+    assert not plan.errors
+    output = plan.outputs[(ROOT / "retro" / "tangle.py").resolve()]
+    assert output.text.encode() == (ROOT / "retro" / "tangle.py").read_bytes()
+
+
+def test_the_committed_modules_are_up_to_date():
+    result = subprocess.run([sys.executable, "-m", "retro", "tangle", "--check"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "up to date" in result.stdout
+
+
+# --- the chunk syntax ------------------------------------------------------
+
+def test_names_with_spaces_appending_and_indentation(project):
+    write(project, "a.md", "Prose.\n\n"
+          + chunk("out/a.py", "def f():\n    <<the body of f>>\n\n<<tail>>")
+          + "More prose.\n\n"
+          + chunk("the body of f", "x = 1\n\nreturn x")
+          + chunk("tail", "y = 2")
+          + chunk("the body of f", "# appended"))
+    assert run()[0] == 0
+    assert body_of(project / "out/a.py") == (
+        "def f():\n    x = 1\n\n    return x\n    # appended\n\ny = 2\n")
+
+
+def test_shift_operators_and_inline_brackets_are_code(project):
+    code = 'x = 1 << 2\ny = x >> 1\nprint("<<tail>>")\n# <<tail>> in a comment'
+    write(project, "a.md", chunk("out/a.py", code))
+    assert run()[0] == 0
+    assert body_of(project / "out/a.py") == code + "\n"
+
+
+def test_prose_fences_are_not_chunks_and_tildes_work(project):
+    write(project, "a.md", "```python\nprint('example')\n```\n\n"
+          "````markdown\n```python\n<<fake>>=\n```\n````\n\n"
+          "~~~python\n<<out/a.py>>=\nz = 3\n~~~\n")
+    status, _, err = run()
+    assert status == 0 and "warning" not in err
+    assert body_of(project / "out/a.py") == "z = 3\n"
+
+
+def test_names_are_scoped_to_their_chapter(project):
+    write(project, "a.md", chunk("out/a.py", "<<part>>") + chunk("part", "a = 1"))
+    write(project, "b.md", chunk("out/b.py", "<<part>>") + chunk("part", "b = 2"))
+    assert run()[0] == 0
+    assert body_of(project / "out/a.py") == "a = 1\n"
+    assert body_of(project / "out/b.py") == "b = 2\n"
+
+
+def test_header_names_the_chapter_and_follows_a_shebang(project):
+    write(project, "a.md", chunk("bin/run.sh", "#!/bin/sh\necho hi", "sh"))
+    assert run()[0] == 0
+    first, second, third = (project / "bin/run.sh").read_text().splitlines()
+    assert first == "#!/bin/sh"
+    assert "literate/a.md" in second and "retro tangle" in second
+    assert third == "echo hi"
+
+
+def test_writes_only_what_changed(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1") + chunk("out/b.py", "b = 1"))
+    status, out, _ = run()
+    assert status == 0 and "2 written" in out
+    target = project / "out/a.py"
+    os.utime(target, (1_000_000, 1_000_000))
+    write(project, "a.md", chunk("out/a.py", "a = 1") + chunk("out/b.py", "b = 2"))
+    status, out, _ = run()
+    assert "wrote out/b.py" in out and "out/a.py" not in out
+    assert target.stat().st_mtime == 1_000_000
+
+
+# --- errors ----------------------------------------------------------------
+
+ERROR_CASES = {
+    "undefined": (chunk("out/a.py", "x = 1\n<<consult modle>>")
+                  + chunk("consult model", "pass"),
+                  ["literate/a.md:4:", "<<consult modle>>", "did you mean <<consult model>>"]),
+    "cycle": (chunk("out/a.py", "<<one>>") + chunk("one", "<<two>>")
+              + chunk("two", "<<one>>"),
+              ["contains itself", "literate/a.md:7: <<one>> uses <<two>>",
+               "literate/a.md:11: <<two>> uses <<one>>"]),
+    "unterminated": (chunk("out/a.py", "x = 1") + "\n```python\n<<more>>=\ny = 2\n",
+                     ["literate/a.md:6:", "unterminated fence"]),
+    "absolute": (chunk("/tmp/evil.py", "x = 1"), ["literate/a.md:2:", "outside the project"]),
+    "escape": (chunk("../evil.py", "x = 1"), ["literate/a.md:2:", "outside the project"]),
+    "deep escape": (chunk("out/../../evil.py", "x = 1"), ["outside the project"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERROR_CASES))
+def test_errors_name_the_line_and_write_nothing(project, case):
+    text, expected = ERROR_CASES[case]
+    write(project, "a.md", text)
+    write(project, "b.md", chunk("out/b.py", "fine = True"))
+    status, out, err = run()
+    assert status == 2
+    for fragment in expected:
+        assert fragment in err
+    assert "nothing written" in err
+    assert not (project / "out").exists()
+    assert not (project.parent / "evil.py").exists()
+    assert "Traceback" not in err
+
+
+def test_two_chapters_writing_one_file(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    write(project, "b.md", "\n\n" + chunk("out/a.py", "a = 2"))
+    status, _, err = run()
+    assert status == 2
+    assert "literate/b.md:4: error: two chapters write out/a.py" in err
+    assert "literate/a.md:2" in err
+    assert not (project / "out").exists()
+
+
+def test_errors_leave_existing_files_untouched(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    assert run()[0] == 0
+    before = (project / "out/a.py").read_bytes()
+    write(project, "a.md", chunk("out/a.py", "a = 2\n<<missing>>"))
+    assert run()[0] == 2
+    assert (project / "out/a.py").read_bytes() == before
+
+
+def test_warnings_for_unused_chunks_and_rootless_chapters(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1") + chunk("spare part", "b = 2"))
+    write(project, "notes.md", "# Notes\n\nNo code here.\n")
+    status, _, err = run()
+    assert status == 0
+    assert "literate/a.md:6: warning: chunk <<spare part>> is never used" in err
+    assert "literate/notes.md:1: warning: chapter has no root chunk" in err
+
+
+def test_usage_errors_are_one_line(project):
+    status, _, err = run("literate/missing.md")
+    assert status == 2 and err.count("\n") == 1 and "no such chapter" in err
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    status, _, err = run("--where", "out/a.py")
+    assert status == 2 and "FILE:LINE" in err
+    status, _, err = run("--where", "out/a.py:99")
+    assert status == 2 and "has 2 lines" in err
+
+
+# --- --check and --where ---------------------------------------------------
+
+def test_check_lists_stale_files_and_orphan_modules(project):
+    write(project, "a.md", chunk("retro/a.py", "a = 1"))
+    assert run()[0] == 0
+    assert run("--check")[0] == 0
+    (project / "retro/a.py").write_text("hand edited\n")
+    (project / "retro/stray.py").write_text("x = 1\n")
+    status, out, _ = run("--check")
+    assert status == 1
+    assert "retro/a.py would change" in out
+    assert "retro/stray.py is not produced by any chapter" in out
+    assert (project / "retro/a.py").read_text() == "hand edited\n"
+
+
+def test_where_reports_chapter_line_and_chunk(project):
+    write(project, "a.md", "# A\n\n" + chunk("out/a.py", "def f():\n    <<body>>")
+          + "\nText.\n\n" + chunk("body", "return 42"))
+    assert run()[0] == 0
+    status, out, _ = run("--where", "out/a.py:3")
+    assert status == 0
+    assert out.splitlines() == ["literate/a.md:13: <<body>>", "    return 42"]
+
+
+def test_command_line_exit_status_and_help():
+    result = subprocess.run([sys.executable, "-m", "retro", "--help"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0 and "tangle" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "retro", "tangle", "--bogus"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2 and "unrecognized arguments" in result.stderr
+
+
+# --- properties -------------------------------------------------------------
+
+names = st.text(alphabet="abcdefghij klmnop", min_size=1, max_size=12).map(
+    str.strip).filter(lambda n: n and " " in n or n.isalpha())
+code_line = st.text(alphabet="abcxyz =+-*/()<>:'#", max_size=30).filter(
+    lambda line: not tangle.REFERENCE.match(line) and not tangle.FENCE.match(line)
+    and not line.strip().startswith("<<"))
+bodies = st.lists(code_line, min_size=1, max_size=8)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(bodies, min_size=1, max_size=5))
+def test_a_chapter_without_references_tangles_to_its_chunks_text(tmp_path_factory, blocks):
+    text = "".join(f"Para {i}.\n\n" + chunk("out/x.py", "\n".join(b))
+                   for i, b in enumerate(blocks))
+    path = tmp_path_factory.mktemp("p") / "x.md"
+    plan = tangle.tangle([tangle.read_chapter(path, text)], path.parent)
+    assert not plan.errors
+    (output,) = plan.outputs.values()
+    expected = [line if line.strip() else "" for b in blocks for line in b]
+    assert [t for t, _ in output.lines[1:]] == expected
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["", "  ", "    ", "\t"]), bodies),
+                min_size=1, max_size=5))
+def test_expansion_indents_every_nonblank_line_and_where_maps_back(tmp_path_factory, parts):
+    root = "\n".join(f"{indent}<<part {i}>>" for i, (indent, _) in enumerate(parts))
+    text = chunk("out/x.py", root) + "".join(
+        f"\nAbout part {i}.\n\n" + chunk(f"part {i}", "\n".join(b))
+        for i, (_, b) in enumerate(parts))
+    path = tmp_path_factory.mktemp("p") / "x.md"
+    plan = tangle.tangle([tangle.read_chapter(path, text)], path.parent)
+    assert not plan.errors
+    (output,) = plan.outputs.values()
+    body = output.lines[1:]
+    expected = [(indent + line) if line.strip() else ""
+                for indent, b in parts for line in b]
+    assert [t for t, _ in body] == expected
+    source = text.split("\n")
+    for line, origin in body:
+        markdown_line = source[origin.lineno - 1]
+        if line:
+            assert line.endswith(markdown_line) and line.strip() == markdown_line.strip()
+        else:
+            assert not markdown_line.strip()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted((ROOT / "literate").glob("*.md"))))
+def test_where_maps_every_line_of_the_real_chapters(chapter):
+    plan, _ = tangle.load([chapter])
+    for output in plan.outputs.values():
+        source = chapter.read_text().split("\n")
+        for text, origin in output.lines[1:]:
+            if text.startswith("#!"):
+                continue
+            assert source[origin.lineno - 1].strip() == text.strip()

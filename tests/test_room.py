@@ -1,0 +1,541 @@
+"""The room and the command line, as a player meets them."""
+from __future__ import annotations
+
+import importlib.machinery
+import io
+import os
+import random
+import subprocess
+import sys
+import textwrap
+import time
+import types
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from retro.room import EXHIBITS, Exhibit, Room, find_game, parse
+from retro.store import Store
+from retro.teletype import StreamTeletype
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
+REGENERATE = os.environ.get("RETRO_REGENERATE_TRANSCRIPTS") == "1"
+
+
+# -- a fake machine, so the room can be tested whatever games are built -------
+
+def coin_game(tty, *, rng, store, seed=None, rounds=3):
+    """Guess the machine's coin; the machine scores when you miss."""
+    yours = mine = 0
+    for _ in range(rounds):
+        answer = tty.ask("HEADS OR TAILS? ", ["heads", "tails"]).lower()
+        if answer[:1] not in ("h", "t"):
+            tty.say("H OR T, PLEASE.")
+            continue
+        coin = rng.choice("ht")
+        if answer[:1] == coin:
+            yours += 1
+        else:
+            mine += 1
+        tty.say(f"THE COIN SAYS {'HEADS' if coin == 'h' else 'TAILS'}.")
+    outcome = "win" if yours > mine else "loss" if mine > yours else "draw"
+    store.record("fakecoin", score=f"{yours}-{mine}", outcome=outcome, seed=seed)
+    tty.say(f"YOU {yours}, ME {mine}.")
+
+
+def reset_coins(tty, store):
+    """Forget every coin the machine has tossed."""
+    if tty.ask("REALLY FORGET? ").lower().startswith("y"):
+        store.put("coin/memory", None)
+        tty.say("FORGOTTEN.")
+
+
+def interrupted_game(tty, *, rng, store, seed=None):
+    tty.ask("PRESS CTRL-C: ")
+    raise KeyboardInterrupt
+
+
+def fake_module(name, **attributes):
+    module = types.ModuleType(name)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
+    module.__dict__.update(attributes)
+    return module
+
+
+COIN = Exhibit("fakecoin", "The Coin Machine", ("coin",),
+               "A brass box with a coin slot: THE COIN MACHINE.")
+SULKY = Exhibit("fakesulky", "The Sulky Machine", ("sulky",),
+                "A machine with its back to you.")
+GHOST = Exhibit("fakeghost", "The Ghost Machine", ("ghost",),
+                "Nothing but four bolt holes in the floor.")
+BROKEN = Exhibit("fakebroken", "The Broken Machine", ("broken",),
+                 "A machine with smoke curling out of it.")
+
+
+@pytest.fixture
+def machines(monkeypatch):
+    monkeypatch.setitem(sys.modules, "retro.fakecoin", fake_module(
+        "retro.fakecoin", play=coin_game, TITLE="The Coin Machine",
+        ROOM_COMMANDS={"RESET COINS": reset_coins}))
+    monkeypatch.setitem(sys.modules, "retro.fakesulky", fake_module(
+        "retro.fakesulky", play=interrupted_game))
+    return (COIN, SULKY, GHOST)
+
+
+def fixed_clock():
+    return datetime(1962, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
+
+
+def session(lines, machines, *, store=None, seed=1):
+    store = store or Store.memory(clock=fixed_clock)
+    out = io.StringIO()
+    tty = StreamTeletype(io.StringIO(lines), out)
+    status = Room(tty, store, seed=seed, exhibits=machines).run()
+    return status, out.getvalue(), store
+
+
+# -- understanding the player ------------------------------------------------
+
+@pytest.mark.parametrize("line, verb, game", [
+    ("look", "look", None),
+    ("L", "look", None),
+    ("look at the hexapawn", "look", "hexapawn"),
+    ("x flip", "look", "flip"),
+    ("PLAY THE MIND READER", "play", "mindreader"),
+    ("play mind-reader", "play", "mindreader"),
+    ("p 1", "play", "mindreader"),
+    ("pla her", "play", "hexapawn"),
+    ("2", "play", "flip"),
+    ("flip", "play", "flip"),
+    ("penney's game", "play", "penney"),
+    ("Play Penney", "play", "penney"),
+    ("hex", "play", "hexapawn"),
+    ("menu", "menu", None),
+    ("?", "help", None),
+    ("h", "help", None),
+    ("score", "scores", None),
+    ("s", "scores", None),
+    ("tear roll.txt", "tear", None),
+    ("q", "quit", None),
+    ("exit", "quit", None),
+    ("bye", "quit", None),
+    ("frobnicate", "?", None),
+    ("co", "?", None),  # Flip's coin or Penney's coins: ambiguous
+    ("play, the flip.", "play", "flip"),
+    ("\ufffdQ\ufffdf\ufffdAN", "?", None),  # static, not the word "q"
+    ("^F", "?", None),  # Ctrl-F is not the start of "flip"
+    ("^Q", "?", None),  # nor Ctrl-Q a way to quit
+    ("play 9", "play", None),
+    ("", "", None),
+    ("   \t ", "", None),
+])
+def test_the_parser_is_forgiving(line, verb, game):
+    from retro.room import game_named
+
+    command = parse(line)
+    assert command.verb == verb
+    if game is not None:
+        assert game_named(command.rest).name == game
+
+
+def test_tear_keeps_the_file_name_as_typed():
+    assert parse("TEAR My Roll.txt").raw == "My Roll.txt"
+
+
+# -- the room, with fake machines --------------------------------------------------
+
+def transcript_case(name, machines, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    lines = (TRANSCRIPTS / f"{name}.in").read_text(encoding="utf-8")
+    status, output, _ = session(lines, machines)
+    assert status == 0
+    expected = TRANSCRIPTS / f"{name}.txt"
+    if REGENERATE:
+        expected.write_text(output, encoding="utf-8")
+    assert output == expected.read_text(encoding="utf-8")
+    return output
+
+
+def test_transcript_of_a_tour_of_the_room(machines, monkeypatch, tmp_path):
+    output = transcript_case("room_tour", machines, monkeypatch, tmp_path)
+    assert (tmp_path / "retro-roll-1.txt").exists()
+    torn = (tmp_path / "retro-roll-1.txt").read_text(encoding="utf-8")
+    assert output.startswith(torn)  # the roll as it was when torn
+
+
+def test_transcript_of_a_puzzled_room(machines, monkeypatch, tmp_path):
+    transcript_case("room_puzzled", machines, monkeypatch, tmp_path)
+
+
+def test_same_seed_same_session_different_seed_different_coins(machines):
+    answers = "play coin\nh\nh\nh\n" * 4 + "quit\n"
+    _, once, _ = session(answers, machines, seed=5)
+    _, twice, _ = session(answers, machines, seed=5)
+    _, other, _ = session(answers, machines, seed=6)
+    assert once == twice
+    assert once != other
+
+
+def test_each_game_in_a_session_gets_its_own_recorded_seed(machines):
+    _, _, store = session("play coin\nh\nh\nh\n" * 3, machines, seed=1)
+    seeds = [r.seed for r in store.results()]
+    expected = random.Random(1)
+    assert seeds == [expected.randrange(2 ** 32) for _ in range(3)]
+    assert len(set(seeds)) == 3
+
+
+def test_unknown_words_get_an_in_character_reply_mentioning_help(machines):
+    _, output, _ = session("frobnicate\nxyzzy\nplugh\nfoo\n", machines)
+    replies = [line for line in output.splitlines() if "HELP" in line.upper()
+               and ("frobnicate" in line or "xyzzy" in line
+                    or "plugh" in line or "foo" in line)]
+    assert len(replies) == 4
+    assert len(set(line.split('"')[0] for line in replies)) == 3  # they vary
+
+
+def test_ctrl_c_in_a_game_returns_to_the_room(machines):
+    status, output, _ = session("play sulky\nanything\nlook\nquit\n", machines)
+    assert status == 0
+    after = output.split("*** GAME ABANDONED ***", 1)[1]
+    assert "You are back in the machine room." in after
+    assert "You are in the machine room" in after  # the LOOK that followed
+
+
+def test_ctrl_c_at_the_room_prompt_does_not_leave():
+    class Impatient(StreamTeletype):
+        pressed = False
+
+        def ask(self, prompt, choices=()):
+            if not self.pressed:
+                self.pressed = True
+                raise KeyboardInterrupt
+            return super().ask(prompt, choices)
+
+    out = io.StringIO()
+    tty = Impatient(io.StringIO("quit\n"), out)
+    assert Room(tty, Store.memory(), exhibits=(COIN,)).run() == 0
+    assert "(To leave the room, type QUIT.)" in out.getvalue()
+
+
+def test_end_of_input_inside_a_game_leaves_cleanly(machines):
+    status, output, store = session("play coin\nh\n", machines)
+    assert status == 0
+    assert store.results() == []  # the game never finished
+    assert output.rstrip().endswith("to their dreams.")
+
+
+def test_machines_not_built_or_broken_say_so(monkeypatch):
+    def broken_import(name, *args, **kwargs):
+        raise RuntimeError("a wire came loose")
+
+    real = importlib.import_module
+
+    def importer(name, *args, **kwargs):
+        if name == "retro.fakebroken":
+            raise RuntimeError("a wire came loose")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", importer)
+    _, output, _ = session("menu\nplay ghost\nplay broken\n", (GHOST, BROKEN))
+    assert "2. The Broken Machine (out of order (RuntimeError: a wire " \
+           "came loose))" in " ".join(output.split())
+    assert "1. The Ghost Machine  (not yet built)" in output
+    assert "The Ghost Machine is not yet built." in output
+
+
+def test_a_missing_dependency_is_not_mistaken_for_an_unbuilt_machine(
+        monkeypatch):
+    real = importlib.import_module
+
+    def importer(name, *args, **kwargs):
+        if name == "retro.fakebroken":
+            error = ModuleNotFoundError("No module named 'numpy'")
+            error.name = "numpy"
+            raise error
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", importer)
+    assert find_game(BROKEN).trouble.startswith("out of order")
+    assert find_game(GHOST).trouble == "not yet built"
+
+
+def test_room_commands_from_games_are_obeyed_and_listed(machines):
+    store = Store.memory()
+    store.put("coin/memory", [1, 2, 3])
+    _, output, _ = session("help\nReset  the Coins\nno\nRESET COINS\nyes\n",
+                           machines, store=store)
+    assert "RESET COINS      Forget every coin the machine has tossed." \
+        in output
+    assert output.count("REALLY FORGET?") == 2
+    assert store.get("coin/memory") is None
+
+
+def test_scores_last_across_sessions(machines, tmp_path):
+    path = tmp_path / "retro.sqlite3"
+    with Store.open(path) as store:
+        session("play coin\nh\nt\nh\nquit\n", machines, store=store)
+    with Store.open(path) as store:
+        _, output, _ = session("scores\nquit\n", machines, store=store)
+    assert "The Coin Machine" in output
+    scores = output.split("> scores\n", 1)[1]
+    assert scores.splitlines()[0].split() == ["game", "played", "won", "lost",
+                                              "drawn", "last"]
+
+
+def test_tear_into_a_directory_that_is_not_there(machines, tmp_path):
+    _, output, _ = session(f"tear {tmp_path}/no/such/dir/roll.txt\n", machines)
+    assert "The paper will not tear: No such file or directory." in output
+
+
+# -- the command line, in pipes -------------------------------------------------
+
+def retro(*args, input=b"", home, cwd=None, timeout=60):
+    env = dict(os.environ, RETRO_HOME=str(home))
+    env.pop("RETRO_REGENERATE_TRANSCRIPTS", None)
+    return subprocess.run([sys.executable, "-m", "retro", *args], input=input,
+                          capture_output=True, env=env, cwd=cwd or home.parent,
+                          timeout=timeout)
+
+
+def test_the_done_when_session_is_byte_identical_twice(tmp_path):
+    tour = b"look\nhelp\nscores\nquit\n"
+    first = retro("--seed", "1", input=tour, home=tmp_path / "home")
+    second = retro("--seed", "1", input=tour, home=tmp_path / "home")
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    assert first.stderr == second.stderr == b""
+    text = first.stdout.decode()
+    assert text.count("You are in the machine room") == 2  # arrival, LOOK
+    assert "> help\nYou can type:" in text
+    assert "> scores\nNo games played yet." in text
+    assert text.rstrip().endswith("to their dreams.")
+
+
+def junk_lines(count: int, seed: int = 1962) -> bytes:
+    """Lines a cat might type: control bytes, huge lines, broken UTF-8."""
+    rng = random.Random(seed)
+    lines = []
+    for n in range(count):
+        kind = n % 6
+        if kind == 0:
+            line = bytes(rng.randrange(0, 32) for _ in range(rng.randrange(1, 40)))
+        elif kind == 1:
+            line = bytes(rng.choice(b"\x80\xbf\xc0\xc3\xe2\xf0\xf8\xfe\xff")
+                         for _ in range(rng.randrange(1, 30)))
+        elif kind == 2 and n % 12 == 2:
+            line = bytes(rng.randrange(14, 256) for _ in range(10_000))
+        elif kind == 3:
+            line = b"\x1b[2J\x1b[31m" + rng.choice([b"zz", b"\x00\x00", b"%s%n"])
+        elif kind == 4:
+            line = "".join(rng.choice("\u0000\u202e\u200b\ufeff\U0001f600\t x")
+                           for _ in range(20)).encode("utf-8", "surrogatepass")
+        else:
+            line = b"z" * rng.randrange(1, 5000) + b"\r"
+        lines.append(line.replace(b"\n", b""))
+    return b"\n".join(lines) + b"\n"
+
+
+def test_a_thousand_lines_of_junk_no_traceback_exit_0(tmp_path):
+    junk = junk_lines(1000)
+    assert junk.count(b"\n") == 1000
+    result = retro("--seed", "1", input=junk, home=tmp_path / "home")
+    assert result.returncode == 0
+    assert b"Traceback" not in result.stderr and result.stderr == b""
+    output = result.stdout.decode("utf-8")
+    assert output.count("\n> ") >= 1000  # a prompt for every line
+    assert max(len(line) for line in output.splitlines()) <= 72
+
+
+@pytest.mark.parametrize("game", [e.name for e in EXHIBITS])
+def test_junk_inside_each_built_game(game, tmp_path):
+    if find_game(next(e for e in EXHIBITS if e.name == game)).module is None:
+        pytest.skip(f"{game} is not built yet")
+    result = retro("play", game, "--seed", "1", input=junk_lines(300),
+                   home=tmp_path / "home")
+    assert b"Traceback" not in result.stderr, result.stderr.decode()[-2000:]
+    assert result.returncode == 0
+
+
+def test_piped_mode_does_not_import_prompt_toolkit(tmp_path):
+    probe = textwrap.dedent("""
+        import sys
+        from retro.cli import main
+        status = main(["--seed", "1"])
+        assert "prompt_toolkit" not in sys.modules, "prompt_toolkit imported"
+        sys.exit(status)
+    """)
+    env = dict(os.environ, RETRO_HOME=str(tmp_path / "home"))
+    result = subprocess.run([sys.executable, "-c", probe], input=b"help\n",
+                            capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+
+
+def test_a_garbage_store_is_set_aside_and_the_room_opens(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "retro.sqlite3").write_bytes(b"\xde\xad\xbe\xef" * 1000)
+    result = retro(input=b"scores\n", home=home)
+    assert result.returncode == 0
+    assert b"damaged" in result.stderr and b"Traceback" not in result.stderr
+    assert len(result.stderr.decode().strip().splitlines()) == 1
+    assert (home / "retro.sqlite3.damaged-1").exists()
+    assert b"No games played yet." in result.stdout
+
+
+def test_scores_recorded_by_one_session_show_in_the_next(tmp_path):
+    home = tmp_path / "home"
+    record = ("from retro.store import Store\n"
+              "Store.open().record('flip', score='31-19', outcome='win', "
+              "seed=77)\n")
+    subprocess.run([sys.executable, "-c", record], check=True,
+                   env=dict(os.environ, RETRO_HOME=str(home)))
+    output = retro(input=b"scores\n", home=home).stdout.decode()
+    assert "Flip" in output and "31-19" in output and "seed 77" in output
+
+
+def test_transcript_option_keeps_the_paper(tmp_path):
+    result = retro("--transcript", str(tmp_path / "paper.txt"),
+                   input=b"look\nquit\n", home=tmp_path / "home")
+    assert result.returncode == 0
+    assert (tmp_path / "paper.txt").read_bytes() == result.stdout
+
+
+def test_tear_saves_the_roll_in_the_current_directory(tmp_path):
+    result = retro(input=b"help\ntear\ntear\n", home=tmp_path / "home",
+                   cwd=tmp_path)
+    assert b"saved as retro-roll-1.txt" in result.stdout
+    assert b"saved as retro-roll-2.txt" in result.stdout
+    assert (tmp_path / "retro-roll-1.txt").read_text().endswith("> tear\n")
+
+
+def test_baud_paces_the_output(tmp_path):
+    start = time.monotonic()
+    result = retro("--baud", "9600", input=b"", home=tmp_path / "home")
+    elapsed = time.monotonic() - start
+    assert result.returncode == 0
+    assert elapsed >= len(result.stdout) / 960 * 0.95
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--baud", "fast"], "argument --baud: not a whole number: 'fast'"),
+    (["--baud", "-3"], "argument --baud: must not be negative: -3"),
+    (["--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    (["play"], "the following arguments are required: GAME"),
+    (["play", "chess"], "invalid choice: 'chess'"),
+    (["dance"], "invalid choice: 'dance'"),
+    (["--transcript", "/no/such/dir/t.txt"],
+     "cannot write the transcript /no/such/dir/t.txt"),
+])
+def test_usage_errors_exit_2_with_one_line(args, message, tmp_path):
+    result = retro(*args, home=tmp_path / "home")
+    assert result.returncode == 2
+    errors = result.stderr.decode()
+    assert message in errors and "Traceback" not in errors
+    assert errors.strip().splitlines()[-1].startswith(("retro", "usage"))
+    assert len([l for l in errors.splitlines() if "error" in l]) <= 1
+
+
+def test_version_and_help(tmp_path):
+    from retro import __version__
+
+    assert retro("--version", home=tmp_path).stdout.decode().strip() == \
+        f"retro {__version__}"
+    for args in (["--help"], ["play", "--help"], ["play", "flip", "--help"]):
+        result = retro(*args, home=tmp_path)
+        assert result.returncode == 0 and b"usage: retro" in result.stdout
+
+
+def test_session_options_go_before_or_after_play(tmp_path):
+    from retro.cli import build_parser
+
+    parser = build_parser()
+    before = parser.parse_args(["--seed", "3", "--baud", "110", "play",
+                                "flip"])
+    after = parser.parse_args(["play", "flip", "--seed", "3", "--baud",
+                               "110"])
+    assert (before.seed, before.baud) == (after.seed, after.baud) == (3, 110)
+
+
+# -- the command line at a real terminal ------------------------------------
+
+FAKE_FLIP = textwrap.dedent("""
+    import importlib.machinery, sys, types
+    fake = types.ModuleType("retro.flip")
+    fake.__spec__ = importlib.machinery.ModuleSpec("retro.flip", None)
+    def play(tty, *, rng, store, seed=None, **options):
+        while True:
+            tty.say("You said " + tty.ask("HEADS OR TAILS? ", ["heads", "tails"]))
+    fake.play, fake.TITLE = play, "Flip"
+    sys.modules["retro.flip"] = fake
+    from retro.cli import main
+    sys.exit(main())
+""")
+
+
+def test_at_a_real_terminal(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    script = tmp_path / "fake_flip_room.py"
+    script.write_text(FAKE_FLIP)
+    env = dict(os.environ, RETRO_HOME=str(tmp_path / "home"), TERM="xterm",
+               PROMPT_TOOLKIT_NO_CPR="1")
+    child = pexpect.spawn(sys.executable, [str(script)], env=env,
+                          timeout=20, dimensions=(40, 100), encoding="utf-8")
+    waiting = "\x1b[?2004h"  # prompt_toolkit is ready for typing
+    try:
+        child.expect("Type HELP if you are lost")
+        child.expect_exact(waiting)
+        child.expect_exact(">")  # the prompt appears
+        child.send("\t")  # completion offers the verbs
+        for verb in ("look", "play", "menu", "help", "scores", "quit"):
+            child.expect_exact(verb)
+        child.sendcontrol("u")
+        child.sendline("play flip")
+        child.expect_exact("HEADS OR TAILS?")
+        child.sendline("heads")
+        child.expect_exact("You said heads")
+        child.expect_exact("HEADS OR TAILS?")
+        child.sendintr()  # Ctrl-C inside the game
+        child.expect_exact("*** GAME ABANDONED ***")
+        child.expect_exact("You are back in the machine room.")
+        child.expect_exact(waiting)
+        child.sendcontrol("d")  # Ctrl-D leaves
+        child.expect_exact("to their dreams.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    history = (tmp_path / "home" / "history").read_text()
+    assert "play flip" in history and "heads" in history
+
+
+def test_playing_a_machine_not_built_says_so_in_one_line(monkeypatch, capsys):
+    import retro.room
+    from retro.cli import main
+    from retro.room import Found
+
+    monkeypatch.setattr(retro.room, "find_game",
+                        lambda exhibit: Found(None, "not yet built"))
+    assert main(["play", "hexapawn"]) == 1
+    assert capsys.readouterr().err == "retro play: Hexapawn is not yet built\n"
+
+
+def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
+    import retro.room
+    from retro.cli import main
+    from retro.room import Found
+
+    seen = {}
+
+    def play(tty, *, rng, store, seed=None, **options):
+        seen.update(seed=seed, options=options, first=rng.random())
+        tty.say("played")
+
+    monkeypatch.setenv("RETRO_HOME", str(tmp_path))
+    monkeypatch.setattr(retro.room, "find_game", lambda exhibit: Found(
+        fake_module("retro.fakeplay", play=play)))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["play", "mindreader", "--seed", "42"]) == 0
+    assert seen["seed"] == 42
+    assert seen["first"] == random.Random(42).random()

@@ -1,0 +1,106 @@
+# Tangled from literate/machines.md: edit the chapter, not this file, then run `retro tangle`.
+"""Machines that match pennies: their interface, situations and registry.
+
+Tangled from literate/machines.md, which explains it.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Protocol
+
+HEADS, TAILS = 1, 0
+
+
+class Machine(Protocol):
+    """A player of matching pennies that tries to match its opponent."""
+
+    name: str
+
+    def choose(self) -> int:
+        """The machine's play for this round: HEADS (1) or TAILS (0)."""
+        ...
+
+    def learn(self, opponent: int) -> None:
+        """Be told the opponent's play in the round just chosen."""
+        ...
+
+
+def coin(rng: random.Random) -> int:
+    """Heads or tails at even odds."""
+    return rng.getrandbits(1)
+
+
+class Coin:
+    """Tosses a fair coin every round and learns nothing."""
+
+    name = "coin"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self) -> int:
+        return coin(self.rng)
+
+    def learn(self, opponent: int) -> None:
+        pass
+
+
+SITUATIONS = tuple(before + change + last
+                   for before in "WL" for change in "SD" for last in "WL")
+
+
+def situation(won_before_last: bool, changed: bool, won_last: bool) -> int:
+    """The index of a situation in SITUATIONS (0 is WSW, 7 is LDL)."""
+    return 4 * (not won_before_last) + 2 * changed + (not won_last)
+
+
+def lazy(module: str, attribute: str) -> Callable[[random.Random], Machine]:
+    """A factory that imports `module` only when a machine is made."""
+    def make(rng: random.Random) -> Machine:
+        return getattr(importlib.import_module(module), attribute)(rng)
+    make.__qualname__ = f"make {module}.{attribute}"
+    return make
+
+
+MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
+    MappingProxyType({
+        "coin": (Coin, "a fair coin: learns nothing, cannot be read"),
+        "seer": (lazy("retro.seer", "Seer"),
+                 "Hagelbarger's SEER (1956): 8 situations, +-3 counters, "
+                 "win registers"),
+        "mrm": (lazy("retro.mrm", "MindReadingMachine"),
+                "Shannon's mind-reading machine (1953): 8 situations, "
+                "2-bit change registers"),
+        "awk": (lazy("retro.mindreader", "AwkMachine"),
+                "Shannon's machine as the AWK listing plays it: "
+                "unbounded tallies"),
+        "scp": (lazy("retro.scp", "ContextPredictor"),
+                "the Sibiu simple contextual predictor (2020): "
+                "longest unbalanced context"),
+        "flip": (lazy("retro.flip", "FlipMachine"),
+                 "Flip, from More BASIC Computer Games: a learned "
+                 "probability per two-round history"),
+        "mixer": (lazy("retro.mixer", "Mixer"),
+                  "ours: contexts of several kinds, mixed; beats the rest"),
+    })
+
+
+class MachineError(ValueError):
+    """A machine that cannot be made; the message is one line."""
+
+
+def make_machine(name: str, rng: random.Random) -> Machine:
+    """A fresh machine called `name` that draws its chance from `rng`."""
+    try:
+        factory, _ = MACHINES[name]
+    except KeyError:
+        raise MachineError(f"no machine called {name!r}; "
+                           f"try one of {', '.join(MACHINES)}") from None
+    try:
+        return factory(rng)
+    except (ImportError, AttributeError) as error:
+        raise MachineError(f"the machine {name!r} is not available yet "
+                           f"({error})") from None

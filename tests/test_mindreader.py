@@ -1,0 +1,389 @@
+"""The mind reader: the engine, the game at the teletype, and the port
+checked against the original AWK program (tests/data/mindreader.awk, quoted
+as test data and run under mawk by tests/mindreader_awk.py)."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from retro import mindreader as mr
+from retro.mindreader import (HEADS, TAILS, AwkMachine, Mind, Score, consult,
+                              read_play, situation, update, verdict)
+from retro.store import Store
+from retro.teletype import StreamTeletype
+
+sys.path.insert(0, str(Path(__file__).parent))  # the helper beside this file
+import mindreader_awk as awk  # noqa: E402
+from mindreader_awk import PLAYERS, Replay, Summary, play_port
+
+TRANSCRIPTS = Path(__file__).parent / "transcripts"
+DATA = Path(__file__).parent / "data"
+SEED_PAGE = sorted(Path("/work/shared/seeds").glob("001_*.txt"))
+
+needs_mawk = pytest.mark.skipif(awk.mawk() is None, reason="mawk not installed")
+
+
+def run(answers: str, *, seed: int = 7, store=None, **options) -> str:
+    out = io.StringIO()
+    tty = StreamTeletype(io.StringIO(answers), out)
+    mr.play(tty, rng=random.Random(seed), store=store or Store.memory(),
+            seed=seed, **options)
+    return out.getvalue()
+
+
+# --- the engine ---------------------------------------------------------------
+
+def test_situations_number_the_three_facts_as_bits():
+    # won the round before last (4), changed play (2), won the last round (1)
+    assert situation(Mind()) is None
+    assert situation(Mind(plays=(1,), guesses=(0,))) is None
+    assert situation(Mind(plays=(1, 1), guesses=(1, 1))) == 0
+    assert situation(Mind(plays=(1, 1), guesses=(0, 1))) == 4
+    assert situation(Mind(plays=(1, 0), guesses=(1, 0))) == 2
+    assert situation(Mind(plays=(1, 1), guesses=(1, 0))) == 1
+    assert situation(Mind(plays=(0, 1), guesses=(1, 0))) == 7
+
+
+def mind_with(t: int, last: int = HEADS) -> Mind:
+    mind = Mind(plays=(last, last), guesses=(last, last))  # situation 0
+    return Mind(tally=(t,) + (0,) * 7, plays=mind.plays, guesses=mind.guesses)
+
+
+@pytest.mark.parametrize("t, draws, expected", [
+    (-5, [], TAILS), (-2, [], TAILS),          # certain: the opposite
+    (2, [], HEADS), (9, [], HEADS),            # certain: the same again
+    (-1, [0.25], TAILS), (-1, [0.2499], HEADS),  # int(rand()+.75): 3 in 4
+    (1, [0.25], HEADS), (1, [0.2499], TAILS),
+    (0, [0.5], HEADS), (0, [0.4999], TAILS),   # int(rand()+.5): even
+])
+def test_consult_follows_the_tally_with_the_awk_odds(t, draws, expected):
+    rng = Replay(draws)
+    assert consult(mind_with(t), rng) == expected
+    assert rng.used == len(draws)  # a random number exactly when the AWK draws one
+
+
+def test_the_first_two_rounds_are_coin_tosses_and_leave_the_tallies_alone():
+    mind = Mind()
+    for play, guess in [(HEADS, TAILS), (TAILS, TAILS)]:
+        assert consult(mind, Replay([0.7])) == HEADS
+        mind = update(mind, play, guess)
+        assert mind.tally == (0,) * 8
+    assert mind.plays == (HEADS, TAILS) and mind.guesses == (TAILS, TAILS)
+    # third round: situation won-before-last (4), changed (2), lost last (0)
+    assert update(mind, TAILS, HEADS).tally[6] == 1   # stayed with tails
+    assert update(mind, HEADS, HEADS).tally[6] == -1  # changed to heads
+
+
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), max_size=60))
+def test_every_round_after_the_second_moves_one_tally_by_one(rounds):
+    mind, stays = Mind(), 0
+    for i, (play, guess) in enumerate(rounds):
+        if i >= 2:
+            stays += 1 if play == mind.plays[-1] else -1
+        before = mind.tally
+        mind = update(mind, play, guess)
+        moved = sum(abs(a - b) for a, b in zip(before, mind.tally))
+        assert moved == (1 if i >= 2 else 0)
+    assert sum(mind.tally) == stays
+    assert len(mind.plays) == len(mind.guesses) == min(len(rounds), 2)
+
+
+def test_the_machine_learns_a_player_who_never_changes():
+    machine = AwkMachine(random.Random(3))
+    guesses = []
+    for _ in range(40):
+        guesses.append(machine.choose())
+        machine.learn(HEADS)
+    assert guesses[-20:] == [HEADS] * 20
+
+
+def test_learn_before_choose_is_an_error():
+    with pytest.raises(RuntimeError):
+        AwkMachine(random.Random(1)).learn(HEADS)
+
+
+def test_read_play_takes_only_the_four_words_in_any_case():
+    for word, side in [("h", HEADS), ("H", HEADS), ("heads", HEADS),
+                       ("HeAdS", HEADS), ("t", TAILS), ("Tails", TAILS),
+                       (" t ", TAILS)]:
+        assert read_play(word) == side
+    for word in ["", "hello", "help", "tell me", "x", "head", "tail", "ht"]:
+        assert read_play(word) is None
+
+
+@pytest.mark.parametrize("score, words", [
+    (Score(10, 10), None),
+    (Score(30, 10), "You win -- up by 20"),
+    (Score(3, 23), "I win -- up by 20"),
+    (Score(50, 50), "We drew the match, 50 games each."),  # the AWK: "You won ... by 0"
+    (Score(40, 60), "I won the match by 20 games."),       # 100 rounds checked first
+    (Score(55, 45), "You won the match by 10 games."),
+    (Score(59, 40), None),
+])
+def test_verdict(score, words):
+    assert verdict(score) == words
+
+
+# --- the game at the teletype ----------------------------------------------------
+
+def test_transcript_with_a_fixed_seed():
+    answers = (TRANSCRIPTS / "mindreader_seed7.in").read_text()
+    expected = (TRANSCRIPTS / "mindreader_seed7.out").read_text()
+    store = Store.memory()
+    assert run(answers, seed=7, store=store) == expected
+    [result] = store.results("mindreader")
+    assert (result.score, result.outcome, result.seed) == ("42-58", "loss", 7)
+    assert result.detail["opponent"] == "awk"
+    assert result.detail["rounds"] == 100
+    assert len(result.detail["plays"]) == len(result.detail["guesses"]) == 100
+
+
+def test_the_chapter_shows_what_the_game_prints():
+    chapter = (Path(__file__).parent.parent / "literate" / "mindreader.md").read_text()
+    section = chapter.split("## A match at the teletype")[1]
+    example = section.split("```")[1].strip("\n")
+    printed = run("h\nt\nt\nh\nheads\n", seed=7)
+    assert printed.startswith(example + "\n? \n")
+
+
+def test_bad_lines_get_a_message_and_another_chance_and_change_nothing():
+    plain = run("h\nt\nh\n")
+    noisy = run("h\n\nhello\nx\nt\nh\n")
+    assert noisy.count("Please play heads or tails (h or t), or quit.") == 3
+    reports = lambda text: [l for l in text.splitlines() if l.startswith("You played")]
+    assert reports(noisy) == reports(plain)
+
+
+@given(st.lists(st.text(st.characters(blacklist_characters="\n",
+                                      blacklist_categories=("Cs",)),
+                        max_size=8), max_size=30))
+def test_anything_typed_gets_an_answer_never_a_traceback(lines):
+    out = run("".join(line + "\n" for line in lines))
+    assert out.rstrip().endswith("T H A N K   Y O U   F O R   P L A Y I N G")
+    typed_plays = sum(read_play(line.strip()) is not None for line in lines)
+    assert out.count("You played") <= typed_plays
+
+
+def test_without_a_generator_the_seed_makes_one():
+    store = Store.memory()
+    out = io.StringIO()
+    mr.play(StreamTeletype(io.StringIO("h\nt\nt\nh\n"), out), store=store, seed=7)
+    assert out.getvalue() == run("h\nt\nt\nh\n", seed=7)
+
+
+def test_end_of_input_ends_cleanly_and_records_nothing():
+    store = Store.memory()
+    out = run("h\nt\n", store=store)
+    assert out.rstrip().endswith("T H A N K   Y O U   F O R   P L A Y I N G")
+    assert store.results() == []
+
+
+def test_quit_stops_the_match_unscored():
+    store = Store.memory()
+    out = run("h\nquit\nh\n", store=store)
+    assert out.count("You played") == 1
+    assert "T H A N K" in out
+    assert store.results() == []
+
+
+def test_a_player_who_never_changes_loses_by_twenty():
+    store = Store.memory()
+    out = run("h\n" * 100, seed=7, store=store)
+    assert "I win -- up by 20" in out
+    [result] = store.results()
+    assert result.outcome == "loss" and result.score == "5-25"
+
+
+# --- choosing the opponent ----------------------------------------------------------
+
+class Contrary:
+    """A toy machine: always plays tails."""
+
+    name = "contrary"
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self):
+        return TAILS
+
+    def learn(self, opponent):
+        pass
+
+
+@pytest.fixture
+def registry(monkeypatch):
+    module = types.ModuleType("retro.machines")
+    def unwritten(rng):
+        raise ModuleNotFoundError("No module named 'retro.seer'")
+
+    module.MACHINES = {"awk": (AwkMachine, mr.DESCRIPTION),
+                       "contrary": (Contrary, "always tails"),
+                       "seer": (unwritten, "not yet")}
+    monkeypatch.setitem(sys.modules, "retro.machines", module)
+    return module
+
+
+def test_only_the_awk_machine_while_the_registry_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "retro.machines", None)  # import fails
+    assert mr.opponents() == {"awk": mr.DESCRIPTION}
+    tty = StreamTeletype(io.StringIO(""), out := io.StringIO())
+    assert mr.choose_opponent(tty) == "awk"
+    assert out.getvalue() == ""  # nothing to choose, nothing asked
+
+
+def test_choose_opponent_lists_the_machines_and_asks_again(registry):
+    tty = StreamTeletype(io.StringIO("hal\nCONTRARY\n"), out := io.StringIO())
+    assert mr.choose_opponent(tty) == "contrary"
+    text = out.getvalue()
+    assert "  contrary always tails" in text
+    assert "There is no machine called 'hal'" in text
+    tty = StreamTeletype(io.StringIO("\n"), io.StringIO())
+    assert mr.choose_opponent(tty) == "awk"
+
+
+def test_the_room_lets_the_player_pick_the_opponent(registry):
+    store = Store.memory()
+    out = run("contrary\n" + "h\n" * 20, store=store, ask_opponent=True)
+    assert "Tonight your mind is read by contrary: always tails" in out
+    assert "You win -- up by 20" in out
+    assert store.results()[0].detail["opponent"] == "contrary"
+
+
+def test_a_machine_not_written_yet_is_refused_in_one_line(registry):
+    out = run("seer\ncontrary\nh\n", ask_opponent=True)
+    assert "The machine 'seer' cannot play yet (No module named 'retro.seer')." in out
+    assert "Tonight your mind is read by contrary" in out
+    out = run("h\n", opponent="seer")
+    assert out.strip() == "The machine 'seer' cannot play yet (No module named 'retro.seer')."
+
+
+def test_opponent_option(registry):
+    parser = argparse.ArgumentParser(prog="retro play mindreader", exit_on_error=False)
+    mr.add_play_options(parser)
+    assert parser.parse_args([]).opponent == "awk"
+    assert parser.parse_args(["--opponent", "contrary"]).opponent == "contrary"
+    with pytest.raises(argparse.ArgumentError):
+        parser.parse_args(["--opponent", "nobody"])
+    assert "You win -- up by 20" in run("h\n" * 20, opponent="contrary")
+
+
+# --- the port against the original AWK ---------------------------------------------
+
+@pytest.mark.skipif(not SEED_PAGE, reason="the seed page is not on this machine")
+def test_the_quoted_listing_is_the_seed_programs_chunks_assembled():
+    assert awk.listing_body() == awk.extract_listing(SEED_PAGE[0].read_text())
+
+
+def test_the_port_replays_a_recorded_awk_match_line_for_line():
+    """tests/transcripts/mindreader_awk_seed3.out is the AWK's own output."""
+    lines = (TRANSCRIPTS / "mindreader_awk_seed3.in").read_text().split()
+    awk_out = (TRANSCRIPTS / "mindreader_awk_seed3.out").read_text()
+    uniforms = [float(x) for x in (DATA / "mindreader_awk_seed3.rand").read_text().split()]
+    typed = iter(read_play(x) for x in lines)
+    port = play_port(lambda rounds: next(typed), Replay(uniforms))
+    assert [m.group(0) for m in awk.REPORT.finditer(awk_out)] == port.reports
+    assert port.ending in awk_out
+
+
+@needs_mawk
+def test_the_port_replays_live_awk_matches_line_for_line():
+    same = awk.lockstep(range(1, 11))
+    assert same == {name: 10 for name in PLAYERS}
+
+
+DRAW_SEED = 4  # the first seed where mawk and the coin flipper end 50-50
+
+
+@needs_mawk
+def test_the_awk_announces_a_drawn_match_as_a_win_by_zero():
+    # The port, given mawk's random numbers, plays the same 100 rounds and
+    # calls the result a draw.
+    awk_match = awk.play_awk(PLAYERS["coin flipper"](DRAW_SEED), DRAW_SEED)
+    assert awk_match.score == Score(50, 50)
+    assert awk_match.ending == "You won the match by 0 games."
+    port = play_port(PLAYERS["coin flipper"](DRAW_SEED),
+                     Replay(awk.awk_uniforms(DRAW_SEED)))
+    assert port.reports == awk_match.reports
+    assert port.ending == "We drew the match, 50 games each."
+
+
+@needs_mawk
+def test_lockstep_catches_a_port_that_clips_its_tallies():
+    same = awk.lockstep(range(1, 11), awk.BROKEN["clips its tallies at +-2"])
+    assert same["coin flipper"] < 10
+
+
+@needs_mawk
+@pytest.mark.parametrize("typed, reports", [
+    # an empty line replays the previous play; a leading letter h is heads
+    ("h\n\nhello\n", 3),
+    # a leading space is not a play; quit is not a way out
+    (" t\nquit\nh\n", 1),
+])
+def test_what_the_awk_does_with_lines_that_are_not_plays(typed, reports):
+    out = awk.run_awk(typed.splitlines(), seed=1)
+    assert out.count("You played heads") == reports
+    assert out.count("heads or tails? ") == 3 - reports
+
+
+MEAN_SEEDS = range(1, 301)
+Z_LIMIT = 4.0
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """mawk's figures for 2000 seeds (tests/mindreader_awk.py reference)."""
+    return json.loads((DATA / "mindreader_awk_reference.json").read_text())
+
+
+@pytest.mark.parametrize("name", list(PLAYERS))
+def test_mean_final_scores_agree_with_the_awk(name, reference):
+    """The port with Python's generator against mawk's own figures."""
+    assert awk.worst_z(name, MEAN_SEEDS, reference) < Z_LIMIT
+
+
+@pytest.mark.parametrize("label, player", [
+    ("follows a tally of +-1 at even odds", "always heads"),
+    ("follows a tally of +-1 always", "alternating"),
+    ("ignores whether you won the round before last", "h h t repeated"),
+])
+def test_the_mean_check_would_catch_a_broken_port(label, player, reference):
+    assert awk.worst_z(player, MEAN_SEEDS, reference, awk.BROKEN[label]) > Z_LIMIT
+
+
+# --- the command line -------------------------------------------------------------
+
+def retro_cli_has_play() -> bool:
+    from retro import cli
+    try:
+        cli.build_parser().parse_args(["play", "mindreader", "--help"])
+    except SystemExit as stop:
+        return stop.code == 0
+    return False
+
+
+def test_retro_play_mindreader_prints_the_transcript(tmp_path, capsys):
+    if not retro_cli_has_play():
+        pytest.skip("retro.cli has no play command yet")
+    capsys.readouterr()  # the --help printed while looking
+    env = {**os.environ, "RETRO_HOME": str(tmp_path)}
+    retro = [sys.executable, "-m", "retro", "play", "mindreader"]
+    done = subprocess.run(retro + ["--seed", "7"], env=env, text=True,
+                          input=(TRANSCRIPTS / "mindreader_seed7.in").read_text(),
+                          capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (TRANSCRIPTS / "mindreader_seed7.out").read_text()
+    bad = subprocess.run(retro + ["--opponent", "nobody"], env=env, text=True,
+                         capture_output=True)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

@@ -99,8 +99,8 @@ def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
                 stake_reader(bankroll), ("all",))
     bet = Bet(player, machine, stake, toss_until(player, machine, rng),
               player_first)
+    after = settle(store, bet, bankroll, seed)  # before the paper shows it
     report(tty, bet)
-    after = settle(store, bet, bankroll, seed)
     tty.say(f"You have {pennies(after)}.")
     return after
 
@@ -171,7 +171,8 @@ def hint(bet: Bet) -> str | None:
         picks = best_first_picks(len(bet.player))
         if bet.player in picks:
             return None
-        return (f"(Picking first, {' or '.join(picks)} would have had "
+        either = ", ".join(picks[:-1]) + " or " + picks[-1]
+        return (f"(Picking first, {either} would have had "
                 f"{first_pick_chance(picks[0])} against my reply.)")
     reply = best_reply(bet.machine)
     if odds(reply, bet.machine) <= bet.player_chance:

@@ -75,11 +75,14 @@ def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]
         pivot = next(r for r in range(col, size) if rows[r][col])
         rows[col], rows[pivot] = rows[pivot], rows[col]
         lead = rows[col][col]
-        rows[col] = [x / lead for x in rows[col]]
+        live = [c for c in range(col, size + 1) if rows[col][c]]
+        for c in live:
+            rows[col][c] /= lead
         for r in range(size):
             factor = rows[r][col]
             if r != col and factor:
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+                for c in live:
+                    rows[r][c] -= factor * rows[col][c]
     return [row[size] for row in rows]
 
 def settle_windows(length: int, fixed: dict[int, Fraction],

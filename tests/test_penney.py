@@ -87,6 +87,16 @@ def test_the_bankroll_carries_over_between_sessions():
     assert f"You have {left} pennies." in run("q\n", store=store).splitlines()[5]
 
 
+def test_a_player_who_goes_broke_may_refuse_a_fresh_stake():
+    store = Store.memory()
+    # seed 4, as in the transcript: HHH against THH loses, here all 100
+    output = run("y\nHHH\nall\nn\n", store=store, seed=4)
+    assert output.endswith("You have 0 pennies.\nYou are broke.\n"
+                           "Would you like a fresh stake of 100 pennies? (y/n) n\n"
+                           "You leave with 0 pennies.\n")
+    assert store.get(penney.BANKROLL) == 0
+
+
 def test_a_broke_player_is_offered_a_fresh_stake_next_time():
     store = Store.memory()
     store.put(penney.BANKROLL, 0)
@@ -101,12 +111,70 @@ def test_a_broke_player_is_offered_a_fresh_stake_next_time():
 def test_end_of_input_leaves_cleanly_with_the_settled_bankroll():
     store = Store.memory()
     # input ends after the stake: the bet is settled, the next question ends it
+    # (seed 4: HHH against THH loses, as in the transcript)
     output = run("y\nHHH\n10", store=store)
-    assert output.rstrip().endswith(f"You leave with {store.get(penney.BANKROLL)} pennies.")
+    assert store.get(penney.BANKROLL) == 90
+    assert [r.score for r in store.results("penney")] == ["-10 to 90"]
+    assert output.endswith("You have 90 pennies.\n\n"
+                           "Do you want to pick first? (y/n) \n"
+                           "You leave with 90 pennies.\n")
     # input ends before the stake: nothing was staked, nothing recorded
     store = Store.memory()
-    run("y\nHHH\n", store=store)
+    output = run("y\nHHH\n", store=store)
     assert store.results() == [] and store.get(penney.BANKROLL) is None
+    assert output.endswith("You leave with 100 pennies.\n")
+
+
+class Interrupted(StreamTeletype):
+    """A teletype whose player presses Ctrl-C as `when` is about to print,
+    once `after` has been printed."""
+
+    def __init__(self, answers: str, when: str, after: str = ""):
+        super().__init__(io.StringIO(answers), io.StringIO())
+        self.when, self.after, self.armed = when, after, not after
+
+    def say(self, text: str = "") -> None:
+        self._maybe_stop(str(text))
+        super().say(text)
+        self.armed = self.armed or str(text).startswith(self.after)
+
+    def ask(self, prompt: str, choices=()) -> str:
+        self._maybe_stop(prompt)
+        return super().ask(prompt, choices)
+
+    def _maybe_stop(self, text: str) -> None:
+        if self.armed and text.startswith(self.when):
+            raise KeyboardInterrupt
+
+
+def interrupt(answers: str, when: str, after: str = "") -> tuple[str, Store]:
+    """Play through the room's play_game, pressing Ctrl-C at `when`."""
+    from retro.room import play_game
+    store = Store.memory()
+    tty = Interrupted(answers, when, after)
+    assert play_game(penney, tty, store, seed=4) == "abandoned"
+    return tty.outstream.getvalue(), store
+
+
+@pytest.mark.parametrize("when", ["Do you want", "Your pattern", "Your stake",
+                                  "I pick"])
+def test_ctrl_c_before_the_toss_stakes_nothing(when):
+    # seed 4: the first bet is lost, 100 -> 90; Ctrl-C cuts the second short
+    output, store = interrupt("y\nHHH\n10\ny\nHHH\n50\n", when,
+                              after="You have 90")
+    assert output.endswith("*** GAME ABANDONED ***\n")
+    assert output.count("Tossing") == 1
+    assert store.get(penney.BANKROLL) == 90
+    assert [r.score for r in store.results("penney")] == ["-10 to 90"]
+
+
+def test_ctrl_c_while_the_tosses_print_cannot_undo_a_lost_bet():
+    # At 110 baud the tosses take seconds to print; a player who stops the
+    # paper on seeing them has still lost: the bet was settled first.
+    output, store = interrupt("y\nHHH\n10\n", "Tossing")
+    assert "Tossing" not in output
+    assert store.get(penney.BANKROLL) == 90
+    assert [r.score for r in store.results("penney")] == ["-10 to 90"]
 
 
 @pytest.mark.parametrize("answer, message", [
@@ -143,8 +211,7 @@ def test_a_stake_of_all_and_longer_patterns():
     assert re.search(r"You have (0|200) pennies\.", output)
 
 
-def test_the_room_can_play_it():
-    assert penney.TITLE == "Penney's game"
+def test_patterns_longer_than_eight_are_refused():
     with pytest.raises(ValueError):
         run("q\n", length=9)
 
@@ -182,6 +249,10 @@ def test_odds_json_is_the_seeds_matrix(capsys):
 def test_odds_text_shows_the_table_and_the_best_replies(capsys):
     code, out, _ = cli(capsys, "odds")
     assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split() == patterns(3)
+    assert [line.split() for line in lines[3:11]] == [
+        [pattern] + row for pattern, row in zip(patterns(3), SEED_ROWS)]
     assert "  HHH     0   1/2   2/5   2/5   1/8  5/12  3/10   1/2" in out
     assert "  against HHH pick THH: it shows first with chance 7/8" in out
     assert "  against HTH pick HHT: it shows first with chance 2/3" in out
@@ -240,13 +311,14 @@ def test_argparse_usage_errors_exit_2_without_a_traceback(capsys):
 
 
 def test_the_chapters_table_of_replies_and_its_circle():
-    from retro.penney_odds import counter, odds
-    table = {"HHH": ("THH", "7/8"), "HHT": ("THH", "3/4"),
-             "HTH": ("HHT", "2/3"), "HTT": ("HHT", "2/3"),
-             "THH": ("TTH", "2/3"), "THT": ("TTH", "2/3"),
-             "TTH": ("HTT", "3/4"), "TTT": ("HTT", "7/8")}
-    for first, (second, chance) in table.items():
-        assert counter(first) == second
+    from retro.penney_odds import best_reply, counter, odds
+    lines = (ROOT / "literate" / "penney.md").read_text().splitlines()
+    start = lines.index("| first chooser | second chooser | second wins with |")
+    table = [[cell.strip() for cell in line.strip("|").split("|")]
+             for line in lines[start + 2:start + 10]]
+    assert [first for first, _, _ in table] == patterns(3)
+    for first, second, chance in table:
+        assert counter(first) == best_reply(first) == second
         assert odds(second, first) == Fraction(chance)
     circle = ["THH", "HHT", "HTT", "TTH", "THH"]
     chances = {odds(a, b) for a, b in zip(circle, circle[1:])}
@@ -268,3 +340,39 @@ def test_retro_play_penney_from_a_pipe(tmp_path):
         capture_output=True, text=True, cwd=ROOT, timeout=60,
         env={**os.environ, "RETRO_HOME": str(tmp_path)})
     assert "You have 105 pennies." in again.stdout
+
+
+def test_ctrl_c_at_retro_play_penney_keeps_the_bankroll(tmp_path):
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+    env = {**os.environ, "RETRO_HOME": str(tmp_path)}
+    game = subprocess.Popen(
+        [sys.executable, "-m", "retro", "play", "penney", "--seed", "4"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env)
+    try:
+        game.stdin.write(b"y\nHHH\n10\n")  # seed 4: lost, 100 -> 90
+        game.stdin.flush()
+        waiting = b"You have 90 pennies.\n\nDo you want to pick first? (y/n) "
+        seen, deadline = b"", time.monotonic() + 60
+        while not seen.endswith(waiting) and time.monotonic() < deadline:
+            if select.select([game.stdout], [], [], 1)[0]:
+                chunk = os.read(game.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                seen += chunk
+        assert seen.endswith(waiting), seen
+        game.send_signal(signal.SIGINT)
+        rest, _ = game.communicate(timeout=60)
+    finally:
+        if game.poll() is None:
+            game.kill()
+    assert game.returncode == 130
+    assert b"*** GAME ABANDONED ***" in rest
+    again = subprocess.run(
+        [sys.executable, "-m", "retro", "play", "penney"], input="q\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=60, env=env)
+    assert "You have 90 pennies." in again.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -58,6 +59,8 @@ def test_seeds_worked_examples():
     # getw(M,2,3) = 2/3: (0,0,1) before (0,1,0); getw(M,5,1) = 7/8.
     assert odds("HHT", "HTH") == F(2, 3) == chain_odds("HHT", "HTH")
     assert odds("THH", "HHH") == F(7, 8) == chain_odds("THH", "HHH")
+    # "There are other combinations which are three times as good."
+    assert odds("THH", "HHT") == F(3, 4) == chain_odds("THH", "HHT")
 
 
 def test_best_replies_are_the_seeds_and_the_rule():
@@ -75,7 +78,7 @@ def test_the_two_methods_agree_on_every_pair(length):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=2, max_value=5).flatmap(
+@given(st.integers(min_value=2, max_value=6).flatmap(
     lambda k: st.tuples(st.text("HT", min_size=k, max_size=k),
                         st.text("HT", min_size=k, max_size=k))))
 def test_the_two_methods_agree_on_sampled_pairs(pair):
@@ -253,3 +256,58 @@ def test_bad_patterns_are_explained(text, message):
 def test_patterns_of_different_lengths_are_refused():
     with pytest.raises(ValueError):
         odds("HTH", "HT")
+
+
+def test_csiriks_first_pick_is_among_the_best():
+    # Csirik (1992): H, then k - 3 tails, then HH is an optimal first pick.
+    for length in range(4, 11):
+        assert "H" + "T" * (length - 3) + "HH" in best_first_picks(length)
+
+
+# The chapter's tables, read from the chapter, against the code ------------
+
+CHAPTER = Path(__file__).resolve().parent.parent / "literate" / "penney_odds.md"
+
+
+def chapter_table(first_header: str) -> list[list[str]]:
+    """The body of the chapter's table whose header begins with `first_header`,
+    as cells with markdown bold removed."""
+    lines = CHAPTER.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith(f"| {first_header} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip().strip("*")
+                     for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_chapters_matrix_is_the_code_and_the_seeds():
+    rows = chapter_table("row before column")
+    assert [row[0] for row in rows] == patterns(3)
+    assert [[F(cell) for cell in row[1:]] for row in rows] == \
+        odds_matrix(3) == SEED_MATRIX
+
+
+def test_the_chapters_waiting_and_return_times():
+    rows = {row[0]: row[1:] for row in chapter_table("pattern")}
+    triplets = patterns(3)
+    assert rows["waiting time (tosses)"] == \
+        [str(chain_waiting_time(p)) for p in triplets] == \
+        [str(waiting_time(p)) for p in triplets]
+    assert rows["return time (tosses)"] == \
+        [str(chain_return_time(p)) for p in triplets]
+
+
+def test_the_chapters_table_of_lengths_is_the_one_tested():
+    words = {"six": 6, "ten": 10}
+    for length, rule_not_best, worst, picks in chapter_table("length"):
+        count, chance, found = LENGTH_TABLE[int(length)]
+        assert rule_not_best == f"{count} of {2 ** int(length)}"
+        assert F(worst) == chance
+        if isinstance(found, list):
+            assert picks.split(", ") == found
+        else:
+            assert words[picks.split()[0]] == found

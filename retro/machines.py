@@ -102,5 +102,5 @@ def make_machine(name: str, rng: random.Random) -> Machine:
     try:
         return factory(rng)
     except (ImportError, AttributeError) as error:
-        raise MachineError(f"the machine {name!r} is not available yet "
+        raise MachineError(f"the machine {name!r} cannot be loaded "
                            f"({error})") from None

@@ -6,7 +6,10 @@ Tangled from literate/mindreader.md, which explains it.
 from __future__ import annotations
 
 import random
+import textwrap
 from dataclasses import dataclass
+
+from retro import machines
 
 TITLE = "Mind Reader"
 GAME = "mindreader"  # the name results are stored under
@@ -145,10 +148,6 @@ def outcome(score: Score) -> str:
     return "win" if score.player > score.machine else "loss"
 
 
-DESCRIPTION = ("Shannon's mind reader as the AWK listing plays it: "
-               "8 situations, unbounded tallies")
-
-
 class AwkMachine:
     """Shannon's mind-reading machine, as the AWK program plays it."""
 
@@ -171,53 +170,47 @@ class AwkMachine:
 
 
 def opponents() -> dict[str, str]:
-    """Every machine a player may face: name -> one-line description."""
-    try:
-        from retro.machines import MACHINES
-    except ImportError:
-        return {"awk": DESCRIPTION}
-    found = {name: description
-             for name, (_, description) in sorted(MACHINES.items())}
-    return found or {"awk": DESCRIPTION}
+    """Every machine a player may face, AWK first: name -> description."""
+    ordered = sorted(machines.MACHINES.items(),
+                     key=lambda item: item[0] != "awk")
+    return {name: description for name, (_, description) in ordered}
 
 
-def make_opponent(name: str, rng: random.Random):
-    """A fresh machine called `name`, drawing its chance from `rng`.
-
-    Raises OpponentUnavailable, with a message for the player, if there is
-    no such machine or its chapter is not written yet.
-    """
-    if name == "awk":
-        return AwkMachine(rng)
-    try:
-        from retro.machines import MACHINES
-        factory, _ = MACHINES[name]
-        return factory(rng)
-    except (ImportError, AttributeError, LookupError, ValueError) as error:
-        raise OpponentUnavailable(
-            f"The machine {name!r} cannot play yet ({error}).") from None
-
-
-class OpponentUnavailable(Exception):
-    """The chosen machine cannot be made; the message is one line."""
-
-
-def choose_opponent(tty) -> str:
-    """Let the player pick a machine by name; an empty answer means awk."""
-    machines = opponents()
-    if len(machines) == 1:
-        return next(iter(machines))
+def choose_opponent(tty) -> str | None:
+    """Ask which machine to face; an empty answer is awk, quit is None."""
+    found = opponents()
+    column = 2 + max(map(len, found)) + 2
     tty.say("Which machine shall read your mind?")
-    for name, description in machines.items():
-        tty.say(f"  {name:<8} {description}")
+    for name, description in found.items():
+        tty.say(textwrap.fill(description, width=70,
+                              initial_indent=f"  {name}".ljust(column),
+                              subsequent_indent=" " * column))
     while True:
-        answer = tty.ask("opponent (awk)? ", choices=tuple(machines)).lower()
+        answer = tty.ask("opponent (awk)? ",
+                         choices=(*found, "quit")).lower()
         if not answer:
             return "awk"
-        if answer in machines:
+        if answer in found:
             return answer
-        tty.say(f"There is no machine called {answer!r}; "
-                f"try one of {', '.join(machines)}.")
+        if answer in QUITS:
+            return None
+        tty.say(f"There is no machine called {answer[:20]!r}; "
+                "pick one from the list.")
+
+
+def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
+    """The machine the player faces, or None if there is to be no match."""
+    while True:
+        if ask:
+            name = choose_opponent(tty)
+            if name is None:
+                return None
+        try:
+            return machines.make_machine(name, rng)
+        except machines.MachineError as error:
+            tty.say(f"Sorry: {error}.")
+            if not ask:
+                return None
 
 
 def add_play_options(parser) -> None:
@@ -244,26 +237,21 @@ SIGN_OFF = " T H A N K   Y O U   F O R   P L A Y I N G "
 
 
 def play(tty, *, rng: random.Random | None = None, store,
-         seed: int | None = None, opponent: str | None = "awk",
+         seed: int | None = None, opponent: str = "awk",
          ask_opponent: bool = False, **options) -> None:
     """A match of matching pennies against a mind-reading machine."""
     if rng is None:
         rng = seeded(seed)
+    ending = None
     try:
-        while True:
-            if ask_opponent:
-                opponent = choose_opponent(tty)
-            try:
-                machine = make_opponent(opponent or "awk", rng)
-                break
-            except OpponentUnavailable as error:
-                tty.say(str(error))
-                if not ask_opponent:
-                    return
+        machine = meet_opponent(tty, opponent, rng, ask=ask_opponent)
+        if machine is None:
+            tty.say(SIGN_OFF)
+            return
         tty.say(BANNER)
         if machine.name != "awk":
-            tty.say(f"Tonight your mind is read by {machine.name}: "
-                    f"{opponents().get(machine.name, '')}")
+            tty.say(f"Tonight your mind is read by {machine.name} -- "
+                    f"{opponents()[machine.name]}.")
         score, plays, guesses = Score(), [], []
         prompt = "your play? "
         while (ending := verdict(score)) is None:
@@ -278,7 +266,7 @@ def play(tty, *, rng: random.Random | None = None, store,
             guesses.append(guess)
             prompt = "? "
     except EOFError:
-        ending = None
+        pass
     if ending is not None:
         tty.say(ending)
         store.record(GAME, score=str(score), outcome=outcome(score),

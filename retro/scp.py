@@ -52,68 +52,70 @@ def read(counts_by_length: Sequence[Sequence[int]]) -> Reading:
 MAX_DEPTH = 32
 
 
-class Context:
-    """A node: what followed one context, and the contexts one longer."""
-
-    __slots__ = ("followers", "longer", "seen_once_at")
-
-    def __init__(self, follower: int | None = None, at: int | None = None):
-        self.followers = [0, 0, 0, 0]
-        if follower is not None:
-            self.followers[follower] = 1
-        self.longer: list[Context | None] = [None, None, None, None]
-        self.seen_once_at = at   # the follower's position, while seen once
-
-
 class ContextTree:
     """Counts of what followed every context of a growing history."""
 
     def __init__(self, max_depth: int = MAX_DEPTH):
         self.max_depth = max_depth
         self.history: list[int] = []
-        self.root = Context()   # the empty context: every symbol follows it
+        self.followers = [0, 0, 0, 0]   # the root's: every symbol follows it
+        self.longer = [0, 0, 0, 0]      # see above: 0, a node, or -1 - p
+
+    @property
+    def nodes(self) -> int:
+        """Contexts that have occurred twice or more, and the root."""
+        return len(self.followers) // 4
 
     def append(self, symbol: int) -> None:
         """Add a symbol: it follows every context ending just before it."""
         self.history.append(symbol)
-        at = len(self.history) - 1
-        node = self.root
-        node.followers[symbol] += 1
-        for depth in range(1, self.max_depth + 1):
-            if at - depth < 0:
+        history, followers, longer = self.history, self.followers, self.longer
+        at = len(history) - 1
+        node = 0
+        followers[symbol] += 1
+        for depth in range(1, min(self.max_depth, at) + 1):
+            slot = 4 * node + history[at - depth]
+            child = longer[slot]
+            if child == 0:
+                longer[slot] = -1 - at
                 break
-            earlier = self.history[at - depth]
-            child = node.longer[earlier]
-            if child is None:
-                node.longer[earlier] = Context(symbol, at)
-                break
-            if child.seen_once_at is not None:
-                self._push_down(child, depth)
-            child.followers[symbol] += 1
+            if child < 0:
+                child = longer[slot] = self._second_sighting(-1 - child, depth)
+            followers[4 * child + symbol] += 1
             node = child
 
-    def _push_down(self, node: Context, depth: int) -> None:
-        """A context of length `depth` seen once is about to be seen again:
-        give its old occurrence a node one symbol longer."""
-        at, node.seen_once_at = node.seen_once_at, None
-        start = at - depth - 1          # the symbol before the old occurrence
-        if start >= 0 and depth < self.max_depth:
-            node.longer[self.history[start]] = Context(self.history[at], at)
+    def _second_sighting(self, seen_at: int, depth: int) -> int:
+        """A node for a context of length `depth` seen once, its follower at
+        `seen_at`, that is about to be seen again; its old occurrence is noted
+        one symbol further back."""
+        node = self.nodes
+        self.followers.extend((0, 0, 0, 0))
+        self.longer.extend((0, 0, 0, 0))
+        self.followers[4 * node + self.history[seen_at]] = 1
+        before = seen_at - depth - 1     # the symbol before the old occurrence
+        if before >= 0 and depth < self.max_depth:
+            self.longer[4 * node + self.history[before]] = -1 - seen_at
+        return node
 
-    def counts_by_length(self) -> list[tuple[int, int, int, int]]:
+    def counts_by_length(self) -> list[tuple[int, ...]]:
         """The counts for the contexts of length 1, 2, ... that the history
         ends with, grown as the paper grows them: until one has occurred
         once, or not at all."""
+        history, followers, longer = self.history, self.followers, self.longer
         found = []
-        node = self.root
-        end = len(self.history)
+        node = 0
+        end = len(history)
         for depth in range(1, min(self.max_depth, end) + 1):
-            node = node.longer[self.history[end - depth]]
-            if node is None:
+            child = longer[4 * node + history[end - depth]]
+            if child == 0:
                 break
-            found.append(tuple(node.followers))
-            if sum(node.followers) <= 1:
+            if child < 0:
+                once = [0, 0, 0, 0]
+                once[history[-1 - child]] = 1
+                found.append(tuple(once))
                 break
+            found.append(tuple(followers[4 * child:4 * child + 4]))
+            node = child
         return found
 
 

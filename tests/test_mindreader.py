@@ -10,13 +10,12 @@ import os
 import random
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-from retro import mindreader as mr
+from retro import machines, mindreader as mr
 from retro.mindreader import (HEADS, TAILS, AwkMachine, Mind, Score, consult,
                               read_play, situation, update, verdict)
 from retro.store import Store
@@ -206,6 +205,9 @@ def test_a_player_who_never_changes_loses_by_twenty():
 
 # --- choosing the opponent ----------------------------------------------------------
 
+SIGN_OFF = "T H A N K   Y O U   F O R   P L A Y I N G"
+
+
 class Contrary:
     """A toy machine: always plays tails."""
 
@@ -223,49 +225,102 @@ class Contrary:
 
 @pytest.fixture
 def registry(monkeypatch):
-    module = types.ModuleType("retro.machines")
-    def unwritten(rng):
-        raise ModuleNotFoundError("No module named 'retro.seer'")
-
-    module.MACHINES = {"awk": (AwkMachine, mr.DESCRIPTION),
-                       "contrary": (Contrary, "always tails"),
-                       "seer": (unwritten, "not yet")}
-    monkeypatch.setitem(sys.modules, "retro.machines", module)
-    return module
+    """The registry with a toy machine and one whose module will not import."""
+    table = dict(machines.MACHINES)
+    table["contrary"] = (Contrary, "always tails")
+    table["ghost"] = (machines.lazy("retro.no_such_module", "Ghost"),
+                      "never built")
+    monkeypatch.setattr(machines, "MACHINES", table)
+    return table
 
 
-def test_only_the_awk_machine_while_the_registry_is_missing(monkeypatch):
-    monkeypatch.setitem(sys.modules, "retro.machines", None)  # import fails
-    assert mr.opponents() == {"awk": mr.DESCRIPTION}
-    tty = StreamTeletype(io.StringIO(""), out := io.StringIO())
-    assert mr.choose_opponent(tty) == "awk"
-    assert out.getvalue() == ""  # nothing to choose, nothing asked
+def test_the_opponents_are_the_registry_the_awk_machine_first():
+    names = list(mr.opponents())
+    assert names[0] == "awk"
+    assert names[1:] == [name for name in machines.MACHINES if name != "awk"]
+    assert mr.opponents()["seer"] == machines.MACHINES["seer"][1]
 
 
-def test_choose_opponent_lists_the_machines_and_asks_again(registry):
-    tty = StreamTeletype(io.StringIO("hal\nCONTRARY\n"), out := io.StringIO())
-    assert mr.choose_opponent(tty) == "contrary"
-    text = out.getvalue()
-    assert "  contrary always tails" in text
-    assert "There is no machine called 'hal'" in text
-    tty = StreamTeletype(io.StringIO("\n"), io.StringIO())
-    assert mr.choose_opponent(tty) == "awk"
+def test_the_chapter_shows_the_question_as_the_game_asks_it():
+    chapter = (Path(__file__).parent.parent / "literate" / "mindreader.md").read_text()
+    section = chapter.split("## Choosing an opponent")[1]
+    example = section.split("```")[1].strip("\n")
+    printed = run("hal\nscp\nh\n", ask_opponent=True)
+    assert printed.startswith(example + "\n" + mr.BANNER.splitlines()[0])
+    assert "Tonight your mind is read by scp -- the Sibiu" in printed
+
+
+def test_a_piped_session_that_chooses_its_opponent():
+    """Answers in any case, a wrong name, then a match against MRM."""
+    answers = (TRANSCRIPTS / "mindreader_opponent_seed5.in").read_text()
+    expected = (TRANSCRIPTS / "mindreader_opponent_seed5.out").read_text()
+    store = Store.memory()
+    assert run(answers, seed=5, store=store, ask_opponent=True) == expected
+    [result] = store.results("mindreader")
+    assert result.detail["opponent"] == "mrm" and result.outcome == "loss"
+
+
+def test_an_empty_answer_is_the_awk_machine_and_costs_no_chance():
+    asked = run("\nh\nt\nh\n", ask_opponent=True)
+    listing, match = asked.split("opponent (awk)? \n")
+    assert listing.startswith("Which machine shall read your mind?\n")
+    assert match == run("h\nt\nh\n")      # the very match `retro play` plays
+    assert "Tonight" not in match
+
+
+def test_a_wrong_name_gets_one_line_and_the_question_again():
+    out = io.StringIO()
+    tty = StreamTeletype(io.StringIO("hal\nShannon's own\n  SEER  \n"), out)
+    assert mr.choose_opponent(tty) == "seer"
+    after = out.getvalue().split("opponent (awk)? hal\n", 1)[1]
+    assert after.splitlines() == [
+        "There is no machine called 'hal'; pick one from the list.",
+        "opponent (awk)? Shannon's own",
+        "There is no machine called \"shannon's own\"; pick one from the list.",
+        "opponent (awk)? SEER"]
+
+
+def test_quit_at_the_question_plays_no_match():
+    store = Store.memory()
+    out = run("quit\nh\n", store=store, ask_opponent=True)
+    assert "your play?" not in out and "THE MIND READER" not in out
+    assert out.rstrip().endswith(SIGN_OFF)
+    assert store.results() == []
+
+
+@pytest.mark.parametrize("answers", ["", "hal\n", "seer\n"])
+def test_end_of_input_while_choosing_or_playing_ends_cleanly(answers):
+    store = Store.memory()
+    out = run(answers, store=store, ask_opponent=True)
+    assert out.rstrip().endswith(SIGN_OFF)
+    assert store.results() == []
 
 
 def test_the_room_lets_the_player_pick_the_opponent(registry):
     store = Store.memory()
     out = run("contrary\n" + "h\n" * 20, store=store, ask_opponent=True)
-    assert "Tonight your mind is read by contrary: always tails" in out
+    assert "  contrary  always tails" in out
+    assert "Tonight your mind is read by contrary -- always tails." in out
     assert "You win -- up by 20" in out
     assert store.results()[0].detail["opponent"] == "contrary"
 
 
-def test_a_machine_not_written_yet_is_refused_in_one_line(registry):
-    out = run("seer\ncontrary\nh\n", ask_opponent=True)
-    assert "The machine 'seer' cannot play yet (No module named 'retro.seer')." in out
+def test_a_machine_that_cannot_be_made_is_refused_in_one_message(registry):
+    sorry = ("Sorry: the machine 'ghost' cannot be loaded "
+             "(No module named 'retro.no_such_module').")
+    out = run("ghost\ncontrary\nh\n", ask_opponent=True)
+    assert " ".join(out.split()).count(sorry) == 1   # folded at 72 columns
     assert "Tonight your mind is read by contrary" in out
-    out = run("h\n", opponent="seer")
-    assert out.strip() == "The machine 'seer' cannot play yet (No module named 'retro.seer')."
+    out = run("h\n", opponent="ghost")   # from the command line: no match
+    assert " ".join(out.split()).startswith(sorry)
+    assert out.rstrip().endswith(SIGN_OFF) and "your play?" not in out
+
+
+@pytest.mark.parametrize("name", list(machines.MACHINES))
+def test_every_machine_of_the_registry_can_read_your_mind(name):
+    out = run("h\nt\n" * 10, opponent=name)
+    assert out.count("You played") == 20
+    assert ("Tonight your mind is read by" in out) == (name != "awk")
 
 
 def test_opponent_option(registry):
@@ -364,19 +419,7 @@ def test_the_mean_check_would_catch_a_broken_port(label, player, reference):
 
 # --- the command line -------------------------------------------------------------
 
-def retro_cli_has_play() -> bool:
-    from retro import cli
-    try:
-        cli.build_parser().parse_args(["play", "mindreader", "--help"])
-    except SystemExit as stop:
-        return stop.code == 0
-    return False
-
-
-def test_retro_play_mindreader_prints_the_transcript(tmp_path, capsys):
-    if not retro_cli_has_play():
-        pytest.skip("retro.cli has no play command yet")
-    capsys.readouterr()  # the --help printed while looking
+def test_retro_play_mindreader_prints_the_transcript(tmp_path):
     env = {**os.environ, "RETRO_HOME": str(tmp_path)}
     retro = [sys.executable, "-m", "retro", "play", "mindreader"]
     done = subprocess.run(retro + ["--seed", "7"], env=env, text=True,

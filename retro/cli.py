@@ -14,7 +14,7 @@ GAMES = ("mindreader", "flip", "hexapawn", "penney")
 
 
 def optional_module(name: str):
-    """Import a module of Retro, or None if it is not written yet."""
+    """Import a module of Retro, or None if there is no such module."""
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
@@ -49,6 +49,14 @@ def add_session_options(parser: argparse.ArgumentParser, *,
                         help="copy the paper roll to FILE as it is printed")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}; "
+                     f"try '{self.prog} --help'\n")
+
+
 ROOM_OPTIONS = ("--seed", "--baud", "--transcript")
 
 
@@ -65,7 +73,7 @@ def is_room(argv: list[str]) -> bool:
 
 
 def build_parser(*, room_only: bool = False) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="retro",
         description="Play the machines that first learned to play games, "
                     "read how they work, and tangle the book into code. "

@@ -25,6 +25,7 @@ class Exhibit:
     title: str
     aliases: tuple[str, ...]
     description: str
+    play_options: tuple[tuple[str, object], ...] = ()  # for the game's play
 
     @property
     def module_name(self) -> str:
@@ -35,7 +36,8 @@ EXHIBITS: tuple[Exhibit, ...] = (
     Exhibit("mindreader", "The Mind Reader",
             ("mind reader", "shannon", "mrm", "awk", "reader"),
             "A grey relay cabinet with two lamps and a lever: Shannon's MIND "
-            "READER. It plays matching pennies and learns how you choose."),
+            "READER. It plays matching pennies and learns how you choose.",
+            play_options=(("ask_opponent", True),)),
     Exhibit("flip", "Flip", ("coin", "basic"),
             "A terminal with a coin taped to its side: FLIP, out of More "
             "BASIC Computer Games. It watches for patterns in your flips."),
@@ -95,10 +97,10 @@ You can type:
   MENU             the machines, numbered
   PLAY <machine>   play one: PLAY 2, PLAY FLIP, or just FLIP
   SCORES           how every game went, in every session
-  TEAR [FILE]      tear off the paper roll and save it to a file
+  TEAR [FILE]      save the paper roll to FILE, or to retro-roll-N.txt
   HELP             this list
   QUIT             leave the room (Ctrl-D does too)
-Words may be shortened (L, P 1, Q) and articles are ignored.
+Words may be shortened (L, P 1, Q; not TEAR); articles are ignored.
 Inside a game, Ctrl-C abandons it and brings you back here."""
 
 PUZZLED = (
@@ -112,6 +114,7 @@ FAREWELL = "You switch off the lights and leave the machines to their dreams."
 
 NAMELIKE = re.compile(r"[^\W_]+(?:['\-.][^\W_]+)*")
 VERBS = ("look", "play", "menu", "help", "scores", "tear", "quit")
+WHOLE_WORDS = frozenset({"tear"})  # verbs that are never abbreviated
 SYNONYMS = {"x": "look", "examine": "look", "describe": "look",
             "start": "play", "run": "play", "list": "menu", "machines": "menu",
             "?": "help", "score": "scores", "results": "scores",
@@ -148,7 +151,8 @@ def parse(line: str, exhibits: Sequence[Exhibit] = EXHIBITS) -> Command:
         return Command("")
     first = words[0]
     verb = SYNONYMS.get(first) or next(
-        (name for name in VERBS if name.startswith(first)), None)
+        (name for name in VERBS if name == first or name.startswith(first)
+         and name not in WHOLE_WORDS), None)
     if verb is None:
         if game_named(words, exhibits) is not None:
             return Command("play", tuple(words), line.strip())
@@ -306,13 +310,16 @@ class Room:
         self.tty.say(HELP)
         if self.extras:
             self.tty.say("The machines add:")
+            column = " " * 19  # where the descriptions of the verbs start
             for phrase, action, exhibit in self.extras.values():
                 about = (action.__doc__ or "").strip().splitlines()
-                about = about[0] if about else f"(from {exhibit.title})"
-                if len(phrase) > 16:
-                    self.tty.say(f"  {phrase.upper()}\n{'':<19}{about}")
-                else:
-                    self.tty.say(f"  {phrase.upper():<16} {about}")
+                about = about[0].strip() if about else f"(from {exhibit.title})"
+                first = f"  {phrase.upper():<16} "
+                if len(first) > len(column):
+                    self.tty.say(first.rstrip())
+                    first = column
+                self.tty.say(textwrap.fill(about, WIDTH, initial_indent=first,
+                                           subsequent_indent=column))
 
     def choices(self) -> list[str]:
         """What Tab completes at the room's prompt."""
@@ -336,7 +343,7 @@ class Room:
         self.tty.say(f"You sit down at {exhibit.title}.")
         self.tty.say()
         play_game(self.found[exhibit.name].module, self.tty, self.store,
-                  seed=new_seed(self.seeds))
+                  seed=new_seed(self.seeds), options=dict(exhibit.play_options))
         self.tty.say()
         self.tty.say("You are back in the machine room.")
 
@@ -366,7 +373,7 @@ class Room:
                          f"{r.score} ({r.outcome}){seed}")
 
     def tear(self, name: str = "") -> None:
-        path = Path(name) if name else next(
+        path = Path(name).expanduser() if name else next(
             Path(f"retro-roll-{n}.txt") for n in range(1, 10 ** 6)
             if not Path(f"retro-roll-{n}.txt").exists())
         try:

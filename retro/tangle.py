@@ -245,12 +245,19 @@ def tangle(chapters: list[Chapter], project: Path) -> Plan:
                 "<<retro/name.py>>=, so it tangles to nothing", warning=True))
         for name in roots:
             first = expander.chunks[name][0]
+            try:
+                lines = expander.expand(name)
+            except RecursionError:
+                plan.problems.append(Problem(
+                    chapter.path, first.lineno,
+                    f"chunks nested too deeply under <<{name}>>"))
+                continue
             target = safe_target(project, name)
             if target is None:
                 plan.problems.append(Problem(
                     chapter.path, first.lineno,
-                    f"root <<{name}>> would write outside the project "
-                    f"{display(project)}; name it by a relative path inside it"))
+                    f"root <<{name}>> would write outside the project {project}; "
+                    "name it by a path relative to the project, inside it"))
                 continue
             if target in plan.outputs:
                 other = plan.outputs[target]
@@ -259,18 +266,11 @@ def tangle(chapters: list[Chapter], project: Path) -> Plan:
                     f"two chapters write {name}: this one and "
                     f"{display(other.chapter)}:{other.root.lineno}"))
                 continue
-            try:
-                lines = expander.expand(name)
-            except RecursionError:
-                plan.problems.append(Problem(
-                    chapter.path, first.lineno,
-                    f"chunks nested too deeply under <<{name}>>"))
-                continue
             shebang = bool(lines) and lines[0][0].startswith("#!")
             lines.insert(1 if shebang else 0, header(chapter, project, name))
             plan.outputs[target] = Output(target, name, chapter.path, first,
                                           lines)
-        plan.problems.extend(expander.problems)
+        plan.problems.extend(dict.fromkeys(expander.problems))
         for name, definitions in expander.chunks.items():
             if name not in expander.used:
                 plan.problems.append(Problem(
@@ -335,7 +335,10 @@ def default_chapters() -> tuple[Path, list[Path]]:
 def load(paths: list[Path]) -> tuple[Plan, dict[Path, Path]]:
     """Read and tangle chapters, each against its own project."""
     chapters: list[Chapter] = []
+    named: dict[Path, Path] = {}
     for path in paths:
+        named.setdefault(path.resolve(), path)
+    for path in named.values():
         if not path.is_file():
             raise UsageError(f"no such chapter: {path}")
         try:
@@ -456,7 +459,8 @@ def tangle_command(chapters: list[Path], check: bool, where: str | None) -> int:
             print(f"{display(path)} is not produced by any chapter")
         if changes or strays:
             return 1
-        print(f"retro tangle: {len(plan.outputs)} files up to date")
+        count = len(plan.outputs)
+        print(f"retro tangle: {count} file{'s' * (count != 1)} up to date")
         return 0
     written = stale(plan)
     for output in written:
@@ -481,7 +485,7 @@ def where_command(plan: Plan, where: str) -> int:
         raise UsageError(f"{name} has {len(output.lines)} lines, not {lineno}")
     text, origin = output.lines[lineno - 1]
     print(f"{display(origin.chapter)}:{origin.lineno}: <<{origin.chunk}>>")
-    print(f"    {text.strip()}")
+    print(f"    {text.strip() or '(a blank line)'}")
     if current_text(output.path) != output.text:
         print(f"note: {name} differs from its chapter; run retro tangle",
               file=sys.stderr)

@@ -221,6 +221,8 @@ class TerminalTeletype(Teletype):
             self.say(above)
         if self.pace.baud > 0:
             self.pace.type(prompt, self.stdout.write, self.stdout.flush)
+            self.stdout.write("\r")
+            self.stdout.flush()
         words = choices if callable(choices) else list(choices)
         completer = WordCompleter(words, ignore_case=True) if words else None
         typed = self.session.prompt(prompt, completer=completer)

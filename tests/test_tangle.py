@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -129,32 +130,112 @@ def test_writes_only_what_changed(project):
 ERROR_CASES = {
     "undefined": (chunk("out/a.py", "x = 1\n<<consult modle>>")
                   + chunk("consult model", "pass"),
-                  ["literate/a.md:4:", "<<consult modle>>", "did you mean <<consult model>>"]),
+                  ["literate/a.md:4: error: undefined chunk <<consult modle>>; "
+                   "did you mean <<consult model>> (line 7)?",
+                   "literate/a.md:7: warning: chunk <<consult model>> is never "
+                   "used"]),
+    "undefined, nothing close": (chunk("out/a.py", "<<zebra>>")
+                                 + chunk("consult model", "pass"),
+                                 ["literate/a.md:3: error: undefined chunk "
+                                  "<<zebra>>\n", "literate/a.md:6: warning: "
+                                  "chunk <<consult model>> is never used"]),
     "cycle": (chunk("out/a.py", "<<one>>") + chunk("one", "<<two>>")
               + chunk("two", "<<one>>"),
-              ["contains itself", "literate/a.md:7: <<one>> uses <<two>>",
-               "literate/a.md:11: <<two>> uses <<one>>"]),
+              ["literate/a.md:11: error: chunk <<one>> contains itself: "
+               "literate/a.md:7: <<one>> uses <<two>>; "
+               "literate/a.md:11: <<two>> uses <<one>>\n"]),
+    "three-step cycle": (chunk("out/a.py", "<<one>>") + chunk("one", "<<two>>")
+                         + chunk("two", "    <<three>>")
+                         + chunk("three", "if x:\n    <<one>>"),
+                         ["chunk <<one>> contains itself: "
+                          "literate/a.md:7: <<one>> uses <<two>>; "
+                          "literate/a.md:11: <<two>> uses <<three>>; "
+                          "literate/a.md:16: <<three>> uses <<one>>\n"]),
+    "chunk containing itself": (chunk("out/a.py", "<<me>>")
+                                + chunk("me", "x = 1\n<<me>>"),
+                                ["literate/a.md:8: error: chunk <<me>> contains "
+                                 "itself: literate/a.md:8: <<me>> uses <<me>>"]),
     "unterminated": (chunk("out/a.py", "x = 1") + "\n```python\n<<more>>=\ny = 2\n",
-                     ["literate/a.md:6:", "unterminated fence"]),
-    "absolute": (chunk("/tmp/evil.py", "x = 1"), ["literate/a.md:2:", "outside the project"]),
-    "escape": (chunk("../evil.py", "x = 1"), ["literate/a.md:2:", "outside the project"]),
-    "deep escape": (chunk("out/../../evil.py", "x = 1"), ["outside the project"]),
+                     ["literate/a.md:6: error: unterminated fence"]),
+    "absolute": (chunk("/tmp/evil.py", "x = 1"),
+                 ["literate/a.md:2: error: root <</tmp/evil.py>> would write "
+                  "outside the project"]),
+    "drive letter": (chunk("C:/evil.py", "x = 1"),
+        ["literate/a.md:2: error: root <<C:/evil.py>> would write outside"]),
+    "escape": (chunk("../evil.py", "x = 1"),
+        ["literate/a.md:2: error: root <<../evil.py>> would write outside"]),
+    "deep escape": (chunk("out/../../evil.py", "x = 1"),
+        ["literate/a.md:2: error: root <<out/../../evil.py>> would write outside"]),
+    "the project itself": (chunk("out/..", "x = 1"),
+        ["literate/a.md:2: error: root <<out/..>> would write outside"]),
+    "two chapters": (chunk("out/b.py", "b = 2"),
+                     ["literate/b.md:2: error: two chapters write out/b.py: "
+                      "this one and literate/a.md:2"]),
 }
 
 
 @pytest.mark.parametrize("case", sorted(ERROR_CASES))
 def test_errors_name_the_line_and_write_nothing(project, case):
+    # a project tangled once, so there are files an error must leave alone
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    write(project, "b.md", chunk("out/b.py", "fine = True"))
+    assert run()[0] == 0
+    before = {path: (path.read_bytes(), path.stat().st_mtime_ns)
+              for path in (project / "out").iterdir()}
     text, expected = ERROR_CASES[case]
     write(project, "a.md", text)
-    write(project, "b.md", chunk("out/b.py", "fine = True"))
+    (project / "literate" / "b.md").touch()
     status, out, err = run()
-    assert status == 2
+    assert status == 2 and out == ""
     for fragment in expected:
         assert fragment in err
-    assert "nothing written" in err
-    assert not (project / "out").exists()
+    *problems, summary = err.splitlines()
+    assert summary.endswith("; nothing written")
+    assert all(re.match(r"literate/[ab]\.md:\d+: (error|warning): ", line)
+               for line in problems)
+    # one mistake, one error; a warning only where the case expects one
+    assert len([line for line in problems if ": error: " in line]) == 1
+    assert len(problems) == len(set(problems)) == len(expected)
+    after = {path: (path.read_bytes(), path.stat().st_mtime_ns)
+             for path in (project / "out").iterdir()}
+    assert after == before
     assert not (project.parent / "evil.py").exists()
-    assert "Traceback" not in err
+    assert not Path("/tmp/evil.py").exists()
+
+
+def test_a_symlink_does_not_lead_a_root_out_of_the_project(project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (project / "out").mkdir()
+    (project / "out" / "door").symlink_to(outside, target_is_directory=True)
+    write(project, "a.md", chunk("out/door/evil.py", "x = 1"))
+    status, _, err = run()
+    assert status == 2 and "literate/a.md:2: error:" in err
+    assert list(outside.iterdir()) == []
+
+
+def test_retro_tangle_itself_exits_2_naming_the_line(project):
+    write(project, "a.md", "# A\n\n" + chunk("out/a.py", "<<nothing>>"))
+    result = subprocess.run([sys.executable, "-m", "retro", "tangle"],
+                            cwd=project, capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(
+        "literate/a.md:5: error: undefined chunk <<nothing>>")
+    assert not (project / "out").exists()
+
+
+def test_a_mistake_in_a_chunk_used_twice_is_reported_once(project):
+    write(project, "a.md", chunk("out/a.py", "<<twice>>\n<<twice>>")
+          + chunk("twice", "<<missing>>"))
+    status, _, err = run()
+    assert status == 2
+    assert err.count("undefined chunk <<missing>>") == 1
+
+
+def test_the_same_chapter_named_twice_is_read_once(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    status, out, err = run("literate/a.md", "./literate/a.md")
+    assert status == 0 and err == ""
+    assert "1 written" in out
 
 
 def test_two_chapters_writing_one_file(project):

@@ -215,6 +215,24 @@ def test_terminal_tab_completes_the_choices(terminal):
     assert tty.ask("> ", lambda: ["look", "scores", "play"]) == "play"
 
 
+def test_terminal_at_a_slow_baud_types_the_prompt_then_returns(tmp_path):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    fake = FakeClock()
+    with create_pipe_input() as keys:
+        out = io.StringIO()
+        tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput(),
+                               baud=110, clock=fake.clock, sleep=fake.sleep)
+        keys.send_text("h\r")
+        assert tty.ask("Above\nCALL IT? ") == "h"
+    # the prompt at ten characters a second, then back to the start of the
+    # line, where prompt_toolkit draws it again (not "CALL IT? CALL IT? ")
+    assert out.getvalue() == "Above\nCALL IT? \r"
+    assert fake.now == pytest.approx(1.5)  # "Above\n" and "CALL IT? "
+    assert tty.paper() == "Above\nCALL IT? h\n"
+
+
 def test_terminal_history_is_kept_in_the_file(terminal, tmp_path):
     tty, keys, _ = terminal
     keys.send_text("first answer\r")

@@ -12,7 +12,7 @@ from pathlib import Path
 from mkdocs.structure.files import File
 from mkdocs.structure.nav import Section
 
-from retro.tangle import REFERENCE, read_chapter
+from retro.tangle import REFERENCE, is_root, read_chapter
 
 BOOK = "book"
 
@@ -121,7 +121,7 @@ def on_page_markdown(markdown, page, config, files):
                 f'<a href="#{anchor}">&lang;{html.escape(user)}&rang;</a>'
                 for anchor, user in dict.fromkeys(users[definition.name]))
             links.append(f"used in {uses}")
-        elif "/" in definition.name or "." in definition.name:
+        elif is_root(definition.name):
             links.append(f"root: tangled to <code>{html.escape(definition.name)}</code>")
         close = (definition.lines[-1].lineno if definition.lines
                  else definition.lineno) + 1

@@ -68,20 +68,23 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
             f"down until one of our patterns shows: that one wins the bet, at "
             f"even money. Type q at any question to leave.")
     try:
-        bankroll = opening_bankroll(tty, store)
+        opening_bankroll(tty, store)
         while True:
-            bankroll = one_bet(tty, rng, store, seed, length, bankroll)
+            bankroll = one_bet(tty, rng, store, seed, length)
             if bankroll == 0:
                 tty.say("You are broke.")
-                bankroll = fresh_stake(tty, store)
+                fresh_stake(tty, store)
     except (Leave, EOFError):
         pass
     tty.say(f"You leave with {pennies(store.get(BANKROLL, STAKE))}.")
 
 
-def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
-            bankroll: int) -> int:
+def one_bet(tty, rng: random.Random, store, seed: int | None,
+            length: int) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet."""
+    bankroll = store.get(BANKROLL, STAKE)  # another room may have spent some
+    if bankroll == 0:
+        return 0
     tty.say()
     player_first = ask(tty, "Do you want to pick first? (y/n) ",
                        read_yes_no, ("y", "n", "q"))
@@ -99,7 +102,7 @@ def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
                 stake_reader(bankroll), ("all",))
     bet = Bet(player, machine, stake, toss_until(player, machine, rng),
               player_first)
-    after = settle(store, bet, bankroll, seed)  # before the paper shows it
+    after = settle(store, bet, seed)  # before the paper shows it
     report(tty, bet)
     tty.say(f"You have {pennies(after)}.")
     return after
@@ -203,10 +206,11 @@ def fresh_stake(tty, store) -> int:
     return STAKE
 
 
-def settle(store, bet: Bet, bankroll: int, seed: int | None) -> int:
+def settle(store, bet: Bet, seed: int | None) -> int:
     """Pay the bet: the new bankroll and the result, in one transaction."""
-    after = bet.settle(bankroll)
     with store.transaction():
+        bankroll = store.get(BANKROLL, STAKE)  # as it is now, not as it was
+        after = max(0, bet.settle(bankroll))
         store.put(BANKROLL, after)
         store.record(
             "penney", score=f"{after - bankroll:+d} to {after}",

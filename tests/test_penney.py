@@ -376,3 +376,48 @@ def test_ctrl_c_at_retro_play_penney_keeps_the_bankroll(tmp_path):
         [sys.executable, "-m", "retro", "play", "penney"], input="q\n",
         capture_output=True, text=True, cwd=ROOT, timeout=60, env=env)
     assert "You have 90 pennies." in again.stdout
+
+
+class StakeInterrupted(StreamTeletype):
+    """A teletype that lets `meanwhile` run when its stake is first asked."""
+
+    def __init__(self, answers: str, meanwhile):
+        super().__init__(io.StringIO(answers), io.StringIO())
+        self.meanwhile = meanwhile
+
+    def ask(self, prompt: str, choices=()) -> str:
+        if prompt.startswith("Your stake") and self.meanwhile:
+            self.meanwhile, run_now = None, self.meanwhile
+            run_now()
+        return super().ask(prompt, choices)
+
+
+def test_two_rooms_betting_at_once_lose_no_pennies(tmp_path):
+    """Room A is asked its stake; room B plays a whole bet; then A's is paid.
+
+    Each bet must be paid against the bankroll as it is when it is paid: the
+    end is 100 plus what both bets won or lost, whatever the seeds made them."""
+    path = tmp_path / "retro.sqlite3"
+    first, second = Store.open(path), Store.open(path)
+
+    def room_b():
+        tty = StreamTeletype(io.StringIO("y\nTTT\n10\nq\n"), io.StringIO())
+        penney.play(tty, rng=random.Random(11), store=second, seed=11)
+
+    tty = StakeInterrupted("y\nHHT\n10\nq\n", room_b)
+    penney.play(tty, rng=random.Random(4), store=first, seed=4)
+    results = Store.open(path).results("penney")
+    assert len(results) == 2
+    moved = sum(r.detail["stake"] * (1 if r.outcome == "win" else -1)
+                for r in results)
+    assert Store.open(path).get(penney.BANKROLL) == penney.STAKE + moved
+    assert results[-1].detail["bankroll"] == penney.STAKE + moved
+
+
+def test_a_bet_is_paid_from_the_stored_bankroll_and_stops_at_nothing():
+    store = Store.memory()
+    store.put(penney.BANKROLL, 5)  # another room lost the rest meanwhile
+    lost = penney.Bet("HHH", "THH", 30, "THH", True)
+    assert penney.settle(store, lost, seed=1) == 0
+    assert store.get(penney.BANKROLL) == 0
+    assert store.results("penney")[-1].score == "-5 to 0"

@@ -87,6 +87,7 @@ def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
         bead = draw(her, position, rng)
         if bead is None:
             box, _ = box_for(position)
+            tty.say(board_text(position))
             tty.say(f"HER OPENS BOX {box.number}. IT IS EMPTY: SHE RESIGNS.")
             return Game(tuple(moves), FIRST, "resigned",
                         {FIRST: (), SECOND: tuple(draws)})
@@ -205,20 +206,13 @@ ENDINGS = {
 
 
 def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
-    """Tell the end of a game, teach HER, and keep it all in the store."""
-    tty.say(ENDINGS[game.winner, game.reason])
+    """Teach HER, keep it all in the store, then tell the end of the game."""
     her_won = game.winner == SECOND
     changes = lesson(memory.her, game.draws[SECOND], her_won)
-    for change in changes:
-        tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX {change.box.number}: "
-                f"SHE WILL NOT MAKE THAT MOVE THERE AGAIN.")
-    if not her_won and not changes:
-        tty.say("SHE HAS NO BEAD TO LOSE.")
-    if her_won:
-        tty.say("HER PUTS HER BEADS BACK IN THEIR BOXES.")
-    learned = Memory(learn(memory.her, changes),
-                     memory.record + ("W" if her_won else "L"))
     with store.transaction():
+        kept, _ = load_her(store)
+        learned = Memory(learn(kept.her, changes),
+                         kept.record + ("W" if her_won else "L"))
         store.put(HER_KEY, memory_json(learned))
         store.record(
             "hexapawn", score="0-1" if her_won else "1-0",
@@ -227,6 +221,14 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
                     "ending": game.reason, "her_game": len(learned.record),
                     "beads_lost": [{"box": c.box.number, "bead": str(c.bead),
                                     "colour": c.colour} for c in changes]})
+    tty.say(ENDINGS[game.winner, game.reason])
+    for change in changes:
+        tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX {change.box.number}: "
+                f"SHE WILL NOT MAKE THAT MOVE THERE AGAIN.")
+    if not her_won and not changes:
+        tty.say("SHE HAS NO BEAD TO LOSE.")
+    if her_won:
+        tty.say("HER PUTS HER BEADS BACK IN THEIR BOXES.")
     tty.say()
     tty.say(learning_curve(learned.record))
     tty.say()
@@ -234,7 +236,7 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
 
 
 def reset_her(tty, store) -> None:
-    """The room's RESET HER: fresh boxes, after a confirmation."""
+    """Give HER fresh matchboxes; she starts again."""
     memory, _ = load_her(store)
     games = len(memory.record)
     tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN {games} "
@@ -326,17 +328,21 @@ def boxes_command(args) -> int:
 
         store = Store.open()
         try:
-            her = load_her(store)[0].her
+            memory, trouble = load_her(store)
         finally:
             store.close()
+        if trouble:
+            print("retro hexapawn boxes: the stored HER could not be read; "
+                  "these are a fresh HER's boxes", file=sys.stderr)
+        her = memory.her
     shown = [box for box in matchboxes() if args.all or box.side == SECOND]
     if args.json:
-        print(json.dumps({"robot": her.name, "boxes": [
+        print(json.dumps([
             {"box": box.number, "side": box.side, "move": box.move,
              "position": box.lid.key,
              "beads": {str(arrow): count for arrow, count in her.beads_in(box)},
              "colours": {str(arrow): box.colour(arrow) for arrow in box.arrows}}
-            for box in shown]}))
+            for box in shown]))
         return 0
     beads = sum(count for box in shown for _, count in her.beads_in(box))
     print(f"{her.name}'S {len(shown)} MATCHBOXES HOLD {beads} BEADS.")

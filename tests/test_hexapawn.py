@@ -17,7 +17,7 @@ from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   board_text, legal_moves, mirror, mirror_move,
                                   parse_move, result, start, why_illegal,
                                   winner, winning_moves, wins)
-from retro.matchbox import fresh, robot_json
+from retro.matchbox import Robot, box_for, contest, fresh, perfect, robot_json
 from retro.store import Store
 from retro.teletype import StreamTeletype
 
@@ -168,6 +168,17 @@ def test_a_seeded_session_replays_exactly():
     assert run(answers) == expected
 
 
+def test_the_same_session_at_the_command_line(tmp_path):
+    import os
+    answers = (TRANSCRIPTS / "hexapawn_seed1962.in").read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "play", "hexapawn", "--seed", "1962"],
+        input=answers, capture_output=True, text=True, cwd=ROOT,
+        env={**os.environ, "RETRO_HOME": str(tmp_path)})
+    assert done.returncode == 0
+    assert done.stdout == (TRANSCRIPTS / "hexapawn_seed1962.out").read_text()
+
+
 def test_the_chapter_shows_what_the_game_prints():
     chapter = CHAPTER.read_text()
     printed = (TRANSCRIPTS / "hexapawn_seed1962.out").read_text()
@@ -243,6 +254,98 @@ def test_a_game_broken_off_loses_no_bead_and_invents_none(error):
     assert len(store.results()) == results
 
 
+def test_ctrl_c_at_the_command_line_mid_game_loses_no_bead(tmp_path):
+    # a real process, a real SIGINT, the store on disk
+    import os
+    import select
+    import signal
+
+    game = subprocess.Popen(
+        [sys.executable, "-m", "retro", "play", "hexapawn", "--seed", "1962"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT, env={**os.environ, "RETRO_HOME": str(tmp_path)})
+    printed = b""
+
+    def wait_for(text: bytes, after: bytes) -> None:
+        nonlocal printed
+        while text not in printed.rpartition(after)[2]:
+            ready, _, _ = select.select([game.stdout], [], [], 60)
+            assert ready, printed.decode()
+            chunk = os.read(game.stdout.fileno(), 4096)
+            assert chunk, printed.decode()
+            printed += chunk
+
+    try:
+        game.stdin.write(b"8-5\n7-4\n4-1\ny\n7-4\n")   # a game, then a move
+        game.stdin.flush()
+        wait_for(b"ANOTHER GAME", after=b"HER'S LEARNING CURVE")
+        wait_for(b"SHE DRAWS", after=b"ANOTHER GAME")      # a bead is out
+        wait_for(b"YOUR MOVE? ", after=b"SHE DRAWS")
+        game.send_signal(signal.SIGINT)
+        out, _ = game.communicate(timeout=60)
+    finally:
+        game.kill()
+    assert game.returncode == 130
+    assert b"GAME ABANDONED" in out
+    with Store.open(tmp_path / "retro.sqlite3") as store:
+        memory, trouble = hexapawn.load_her(store)
+        assert trouble == "" and memory.record == "L"
+        assert memory.her.total == fresh("HER").total - 1
+        assert len(store.results("hexapawn")) == 1
+
+
+def test_ctrl_c_while_the_end_of_a_game_is_written_keeps_nothing_of_it():
+    store = Store.memory()
+    run("8-5\n7-4\n4-1\nn\n", store=store)
+    before = store.get(hexapawn.HER_KEY)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    store.record = interrupted          # Ctrl-C after HER's beads were put
+    with pytest.raises(KeyboardInterrupt):
+        run("7-4\n4-2\nn\n", store=store, seed=5)
+    assert store.get(hexapawn.HER_KEY) == before
+    del store.record
+    assert len(store.results("hexapawn")) == 1
+
+
+def test_a_game_finished_while_another_session_played_adds_its_lesson():
+    store = Store.memory()
+    stale, _ = hexapawn.load_her(store)           # this session's HER: fresh
+    run("8-5\n7-4\n4-1\nn\n", store=store)          # another session: a lesson
+    game = contest(perfect, stale.her, random.Random(1))
+    assert game.winner == FIRST and game.draws[SECOND]
+    tty = StreamTeletype(io.StringIO(""), io.StringIO())
+    learned = hexapawn.finish(tty, store, stale, game, seed=1)
+    assert learned.record == "LL"
+    assert learned.her.total == fresh("HER").total - 2
+    assert hexapawn.load_her(store)[0] == learned
+
+
+def test_her_resigns_at_an_empty_box_and_loses_the_bead_before():
+    her = fresh("HER")
+    opening, _ = box_for(Position("XXX" "O.." ".OO", 3, SECOND))   # after 7-4
+    then = Position("X.X" "OO." ".O.", 3, SECOND)                   # 2-5, 9-5
+    empty, _ = box_for(then)
+    beads = {**her.beads, opening.key: {"2-4": 0, "2-5": 1, "3-6": 0},
+             empty.key: {arrow: 0 for arrow in her.beads[empty.key]}}
+    store = Store.memory()
+    store.put(hexapawn.HER_KEY, {"robot": robot_json(Robot("HER", False, beads)),
+                                 "record": ""})
+    printed = run("7-4\n9-5\nn\n", store=store)
+    assert "SHE DRAWS GREEN AND PLAYS 2-5." in printed
+    assert (f"YOUR MOVE? 9-5\n{board_text(then)}\nHER OPENS BOX {empty.number}. "
+            f"IT IS EMPTY: SHE RESIGNS.\nYOU WIN.") in printed
+    assert (f"HER LOSES THE GREEN BEAD FROM BOX {opening.number}: SHE WILL NOT "
+            f"MAKE THAT MOVE THERE AGAIN.") in " ".join(printed.split())
+    memory = hexapawn.load_her(store)[0]
+    assert memory.record == "L"
+    assert memory.her.beads[opening.key]["2-5"] == 0
+    [record] = store.results("hexapawn")
+    assert record.detail["ending"] == "resigned"
+
+
 def test_the_end_of_input_ends_the_game_cleanly_mid_game():
     printed = run("8-5\n")
     assert printed.rstrip().endswith("YOUR MOVE?")
@@ -303,26 +406,42 @@ def cli(*args: str, home: Path) -> subprocess.CompletedProcess:
 def test_boxes_lists_her_nineteen_boxes_as_json(tmp_path):
     done = cli("boxes", "--json", home=tmp_path)
     assert done.returncode == 0
-    listing = json.loads(done.stdout)
-    assert listing["robot"] == "HER"
-    assert len(listing["boxes"]) == 19
-    assert [box["move"] for box in listing["boxes"]] == [2] * 2 + [4] * 10 + [6] * 7
-    assert sum(sum(box["beads"].values()) for box in listing["boxes"]) == 47
-    first = listing["boxes"][0]
-    assert first["position"] == "XXX/.O./O.O"
-    assert first["beads"] == {"1-4": 1, "1-5": 1, "3-5": 1, "3-6": 1}
+    boxes = json.loads(done.stdout)
+    assert isinstance(boxes, list) and len(boxes) == 19
+    assert [box["box"] for box in boxes] == list(range(1, 20))
+    assert [box["move"] for box in boxes] == [2] * 2 + [4] * 10 + [6] * 7
+    assert {box["side"] for box in boxes} == {"X"}
+    assert sum(sum(box["beads"].values()) for box in boxes) == 47
+    assert boxes[0] == {
+        "box": 1, "side": "X", "move": 2, "position": "XXX/.O./O.O",
+        "beads": {"1-4": 1, "1-5": 1, "3-5": 1, "3-6": 1},
+        "colours": {"1-4": "RED", "1-5": "GREEN", "3-5": "BLUE", "3-6": "AMBER"}}
 
 
 def test_boxes_shows_the_stored_her(tmp_path):
     with Store.open(tmp_path / "retro.sqlite3") as store:
         run("8-5\n7-4\n4-1\nn\n", store=store)
-    listing = json.loads(cli("boxes", "--json", home=tmp_path).stdout)
-    assert sum(sum(box["beads"].values()) for box in listing["boxes"]) == 46
-    fresh_listing = json.loads(cli("boxes", "--json", "--fresh", "--all",
-                                   home=tmp_path).stdout)
-    assert len(fresh_listing["boxes"]) == 37
+    boxes = json.loads(cli("boxes", "--json", home=tmp_path).stdout)
+    assert sum(sum(box["beads"].values()) for box in boxes) == 46
+    [box_9] = [box for box in boxes if box["box"] == 9]
+    assert box_9["beads"] == {"2-6": 1, "5-7": 1, "5-8": 1}   # the red 1-4 is gone
+    assert box_9["colours"]["1-4"] == "RED"
+    every_box = json.loads(cli("boxes", "--json", "--fresh", "--all",
+                               home=tmp_path).stdout)
+    assert len(every_box) == 37
+    assert sum(sum(box["beads"].values()) for box in every_box) == 47 + sum(
+        len(box["colours"]) for box in every_box if box["side"] == "O")
     text = cli("boxes", home=tmp_path).stdout
     assert text.startswith("HER'S 19 MATCHBOXES HOLD 46 BEADS.")
+
+
+def test_boxes_of_an_unreadable_her_are_a_fresh_hers_with_a_word(tmp_path):
+    with Store.open(tmp_path / "retro.sqlite3") as store:
+        store.put(hexapawn.HER_KEY, {"robot": "nonsense", "record": "L"})
+    done = cli("boxes", "--json", home=tmp_path)
+    assert done.returncode == 0
+    assert "the stored HER could not be read" in done.stderr
+    assert sum(sum(box["beads"].values()) for box in json.loads(done.stdout)) == 47
 
 
 def test_train_reports_games_losses_and_last_loss(tmp_path):

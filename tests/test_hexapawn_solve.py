@@ -87,12 +87,14 @@ def test_octapawn_is_a_first_player_win_with_a_corner_opening_only():
 
 
 @pytest.fixture(scope="module")
-def three_rows() -> dict[int, str]:
-    return {cols: solve(3, cols).winner for cols in range(1, 31)}
+def three_rows() -> dict[int, tuple[str, int]]:
+    """3 x n for n up to 30: the winner and the positions solved."""
+    return {cols: (solution.winner, solution.positions)
+            for cols in range(1, 31) for solution in [solve(3, cols)]}
 
 
 def test_browns_rule_holds_for_the_first_thirty_columns(three_rows):
-    for cols, winner in three_rows.items():
+    for cols, (winner, _) in three_rows.items():
         assert winner == brown(cols), cols
 
 
@@ -103,12 +105,32 @@ def test_browns_rule_reads_the_last_digit():
 def test_the_chapter_reports_what_the_solver_finds(three_rows):
     chapter = CHAPTER.read_text()
     table = chapter.split("## What the search finds")[1]
-    rows = re.findall(r"^\| (\d+) \| (first|second) \| (first|second) \|", table, re.M)
+    rows = re.findall(r"^\| (\d+) \| (first|second) \| (first|second) \| ([\d,]+) \|",
+                      table, re.M)
     assert len(rows) >= 20
-    for cols, winner, rule in rows:
+    for cols, winner, rule, positions in rows:
         if int(cols) in three_rows:
-            assert three_rows[int(cols)] == winner
+            assert three_rows[int(cols)] == (winner, int(positions.replace(",", "")))
         assert brown(int(cols)) == rule
+    letters = re.findall(r"^n +(\d+)-\d+ +([FS ]+)$", table, re.M)
+    assert letters
+    for first, winners in letters:
+        for cols, letter in enumerate(winners.split(), int(first)):
+            assert letter == brown(cols)[0].upper(), cols
+            if cols in three_rows:
+                assert letter == three_rows[cols][0][0].upper()
+
+
+def test_the_chapters_table_of_other_boards_is_what_the_solver_finds():
+    # every cell that takes a moment; the wider boards of 4 and 5 rows
+    # are left to the command line
+    table = CHAPTER.read_text().split("### Other boards")[1]
+    cells = {int(rows): cells.split(" | ")
+             for rows, cells in re.findall(r"^\| (\d) \| (.*) \|$", table, re.M)}
+    assert set(cells) == {2, 3, 4, 5}
+    for rows, widest in ((2, 8), (3, 8), (4, 5), (5, 4)):
+        for cols in range(1, widest + 1):
+            assert cells[rows][cols - 1] == solve(rows, cols).winner[0].upper(), (rows, cols)
 
 
 def test_bad_sizes_are_refused():

@@ -268,8 +268,8 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
             end_of_game(tty, game, show_profile=show_profile)
             if read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
                 return
-            if keep is not None or remember:
-                kept = keep is not False
+            if remember or keep is not None:
+                kept = remember or keep
             else:
                 kept = read_yes_or_no(
                     tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
@@ -290,10 +290,10 @@ def add_play_options(parser) -> None:
         "--fresh", dest="keep", action="store_false",
         help="start every game afresh, as the 1980 program does")
     parser.set_defaults(keep=None)
-    parser.add_argument(
+    keeping.add_argument(
         "--remember", action="store_true",
         help="start from the profile saved by the last --remember session, "
-             "and save it after every game")
+             "keep it from game to game, and save it after every game")
     parser.add_argument(
         "--no-profile", dest="show_profile", action="store_false",
         help="do not print your profile after each game")

@@ -508,9 +508,21 @@ def scores(transcript: str) -> list[int]:
 
 
 def pcbasic() -> str | None:
-    """The PC-BASIC command, if it is installed (Debian: python3-pcbasic)."""
+    """The PC-BASIC command, if it is installed.
+
+    Debian's python3-pcbasic (2.0.5) and `pip install pcbasic` (2.0.8) both
+    provide it; both play flip.bas to the same scores.
+    """
     import shutil
     return shutil.which("pcbasic")
+
+
+def pcbasic_version() -> str:
+    """'PC-BASIC 2.0.8', say: the first line of `pcbasic --version`."""
+    import subprocess
+    done = subprocess.run([pcbasic(), "--version"], capture_output=True,
+                          text=True, timeout=60)
+    return (done.stdout.strip().splitlines() or ["PC-BASIC"])[0]
 
 
 def gwbasic_transcript(lines: list[str], randomize: int) -> str:
@@ -602,14 +614,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Measure flip.bas under GW-BASIC (PC-BASIC) for the "
                     "Flip chapter's players; prints one JSON object.")
-    parser.add_argument("--games", type=int, default=250)
+    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--randomize", type=int, default=1980)
     args = parser.parse_args(argv)
+    if pcbasic() is None:
+        parser.error("PC-BASIC is not installed: apt-get install "
+                     "python3-pcbasic, or pip install pcbasic")
     figures = {}
     for strategy in STRATEGIES:
         got = run_gwbasic(strategy, args.games, args.randomize)
         figures[strategy] = got
-    print(json.dumps({"interpreter": "PC-BASIC 2.0.5 (GW-BASIC)",
+    print(json.dumps({"interpreter": f"{pcbasic_version()} (GW-BASIC)",
                       "randomize": args.randomize, "scores": figures}))
     return 0
 

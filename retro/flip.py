@@ -299,13 +299,12 @@ def add_play_options(parser) -> None:
         help="do not print your profile after each game")
 
 
-def play_with_memory(tty, store) -> None:
+def play_with_memory(tty, store, *, seed: int) -> None:
     """Play Flip against a computer that remembers you between visits."""
-    seed = random.SystemRandom().randrange(2 ** 32)
     play(tty, rng=random.Random(seed), store=store, seed=seed, remember=True)
 
 
-def forget(tty, store) -> None:
+def forget(tty, store, **_) -> None:
     """Make Flip forget the profile it saved about you."""
     if store.get(PROFILE_KEY) is None:
         tty.say("FLIP HAS NO NOTES ON YOU.")

@@ -235,7 +235,7 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
     return learned
 
 
-def reset_her(tty, store) -> None:
+def reset_her(tty, store, **_) -> None:
     """Give HER fresh matchboxes; she starts again."""
     memory, _ = load_her(store)
     games = len(memory.record)

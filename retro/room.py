@@ -403,7 +403,7 @@ class Room:
 
     def run_extra(self, phrase: str, action: Callable, exhibit: Exhibit) -> None:
         try:
-            action(self.tty, self.store)
+            action(self.tty, self.store, seed=new_seed(self.seeds))
         except EOFError:
             pass
         except KeyboardInterrupt:

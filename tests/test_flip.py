@@ -418,9 +418,11 @@ def test_play_flip_with_memory_from_the_room():
     store = Store.memory()
     out = io.StringIO()
     flip.ROOM_COMMANDS["PLAY FLIP WITH MEMORY"](
-        StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out), store)
+        StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out), store,
+        seed=5)
     assert "END OF GAME." in out.getvalue()
     assert len(store.get(flip.PROFILE_KEY)) == 16
+    assert store.results("flip")[-1].seed == 5
 
 
 # --- Flip among the machines ------------------------------------------------------

@@ -44,7 +44,7 @@ def coin_game(tty, *, rng, store, seed=None, rounds=5):
     tty.say(f"YOU {yours}, ME {mine}.")
 
 
-def reset_coins(tty, store):
+def reset_coins(tty, store, **_):
     """Forget every coin the machine has tossed."""
     if tty.ask("REALLY FORGET? ").lower().startswith("y"):
         store.put("coin/memory", None)
@@ -276,7 +276,7 @@ def test_the_mind_reader_in_the_room_asks_for_its_opponent():
     assert all(not e.play_options for e in EXHIBITS if e is not mindreader)
 
 
-def long_winded(tty, store):
+def long_winded(tty, store, **_):
     """Do something that takes a great many words to describe, far more than
     fit."""
 
@@ -286,7 +286,7 @@ def test_help_folds_long_descriptions_under_their_column(machines,
     doc = ("Wind the clock, oil the relays, sweep the floor, and then, "
            "if there is time, polish every brass number plate in the room.")
     tidy = fake_module("retro.faketidy", play=coin_game, ROOM_COMMANDS={
-        "TIDY": lambda tty, store: None,
+        "TIDY": lambda tty, store, **_: None,
         "TIDY THE WHOLE ROOM AT ONCE": long_winded})
     tidy.ROOM_COMMANDS["TIDY"].__doc__ = doc
     monkeypatch.setitem(sys.modules, "retro.faketidy", tidy)
@@ -312,6 +312,22 @@ def test_room_commands_from_games_are_obeyed_and_listed(machines):
         in output
     assert output.count("REALLY FORGET?") == 2
     assert store.get("coin/memory") is None
+
+
+def test_play_flip_with_memory_follows_the_rooms_seed():
+    """A command a game adds that plays is as reproducible as PLAY FLIP."""
+    lines = "play flip with memory\nn\n" + "y\n" * 50 + "n\nquit\n"
+
+    def flip_in_the_room(seed):
+        _, output, store = session(lines, EXHIBITS, seed=seed)
+        (result,) = store.results("flip")
+        return output.split("PLAY FLIP WITH MEMORY")[-1], result.seed
+
+    once, again, other = (flip_in_the_room(1), flip_in_the_room(1),
+                          flip_in_the_room(2))
+    assert "YOU GOT" in once[0]
+    assert once == again
+    assert other[1] != once[1] and other[0] != once[0]
 
 
 def test_scores_last_across_sessions(machines, tmp_path):

@@ -2,31 +2,23 @@
 chapter, and used to check the seed's claims."""
 from __future__ import annotations
 
-import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.hexapawn_rules import (FIRST, Position, after, legal_moves, start,
-                                  winner, wins)
+from retro.hexapawn_rules import Position, after, legal_moves, start, wins
 from retro.hexapawn_solve import (MAX_ROWS, MINE, THEIRS, Search, brown,
                                   column_code, column_squares, solve,
                                   turning_table, winning_openings)
 
+sys.path.insert(0, str(Path(__file__).parent))  # the tests beside this file
+from test_hexapawn import random_positions  # noqa: E402
+
 CHAPTER = Path(__file__).resolve().parent.parent / "literate" / "hexapawn_theory.md"
 
-
-def reachable(rows: int, cols: int, count: int, seed: int) -> list[Position]:
-    """Positions from random games, the game not yet over."""
-    rng, found = random.Random(seed), []
-    while len(found) < count:
-        position = start(rows, cols)
-        while winner(position) is None:
-            found.append(position)
-            position = after(position, rng.choice(legal_moves(position)))
-    return found[:count]
 
 
 # --- columns as bytes --------------------------------------------------------------
@@ -54,7 +46,7 @@ def test_the_solver_agrees_with_the_plain_search_on_the_opening(rows, cols):
                                                 (4, 3, 300), (4, 4, 300), (2, 5, 100)])
 def test_the_solver_agrees_with_the_plain_search_everywhere(rows, cols, count):
     search = Search(rows)
-    for position in reachable(rows, cols, count, seed=rows * 10 + cols):
+    for position in random_positions(count, seed=rows * 10 + cols, rows=rows, cols=cols):
         assert search.wins(search.position(position)) == wins(position), position
 
 
@@ -63,7 +55,7 @@ def test_the_solver_agrees_with_the_plain_search_everywhere(rows, cols, count):
 def test_positions_cut_into_parts_keep_their_value(seed):
     # wide boards, where parts and frozen columns appear, against the plain search
     search = Search(3)
-    for position in reachable(3, 7, 3, seed):
+    for position in random_positions(3, seed, rows=3, cols=7):
         assert search.wins(search.position(position)) == wins(position)
 
 

@@ -23,14 +23,21 @@ def optional_module(name: str):
         raise
 
 
-def baud_rate(text: str) -> int:
-    try:
-        baud = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    if baud < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {baud}")
-    return baud
+def whole_number(low: int, high: int | None = None):
+    """An argparse type: a whole number from `low` to `high` (if given)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        if value < low:
+            raise argparse.ArgumentTypeError(
+                f"must not be negative: {value}" if low == 0
+                else f"must be at least {low}: {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}: {value}")
+        return value
+    return read
 
 
 def add_session_options(parser: argparse.ArgumentParser, *,
@@ -41,7 +48,7 @@ def add_session_options(parser: argparse.ArgumentParser, *,
 
     parser.add_argument("--seed", type=int, metavar="N", default=default(None),
                         help="seed the randomness: same seed, same game")
-    parser.add_argument("--baud", type=baud_rate, metavar="N",
+    parser.add_argument("--baud", type=whole_number(0), metavar="N",
                         default=default(0),
                         help="print at the pace of an N-baud teletype "
                              "(110 = 10 characters a second; 0 = at once)")

@@ -5,13 +5,13 @@ Tangled from literate/hexapawn.md, which explains it.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 import time
 from dataclasses import dataclass
 
+from retro.cli import whole_number
 from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   board_lines, board_text, legal_moves,
                                   parse_move, result, start, why_illegal)
@@ -306,18 +306,8 @@ def register(subparsers) -> None:
     solve.set_defaults(func=solve_command)
 
 
-def game_count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        raise argparse.ArgumentTypeError(
-            f"the number of games is 1 to 1000000, not {text!r}")
-    return int(text)
-
-
-def board_size(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 10_000:
-        raise argparse.ArgumentTypeError(f"a board size is a whole number "
-                                         f"from 1, not {text!r}")
-    return int(text)
+game_count = whole_number(1, 1_000_000)
+board_size = whole_number(1, 10_000)
 
 
 def boxes_command(args) -> int:

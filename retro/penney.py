@@ -6,7 +6,6 @@ Tangled from literate/penney.md, which explains it.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
@@ -14,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
+from retro.cli import whole_number
 from retro.penney_odds import (best_first_picks, best_reply, example,
                                first_pick_chance, odds, odds_matrix,
                                parse_pattern, patterns, toss_until,
@@ -267,11 +267,7 @@ def add_play_options(parser) -> None:
                                           "(default 3)")
 
 
-def play_length(text: str) -> int:
-    if not re.fullmatch(r"[0-9]{1,3}", text) or int(text) not in LENGTHS:
-        raise argparse.ArgumentTypeError(
-            f"the length is a number of tosses from 1 to 8, not {text!r}")
-    return int(text)
+play_length = whole_number(min(LENGTHS), max(LENGTHS))
 
 
 class Usage(Exception):

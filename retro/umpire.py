@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from retro.cli import whole_number
 from retro.machines import MACHINES, Machine, MachineError, make_machine
 
 
@@ -130,14 +131,7 @@ def to_json(result: Tournament) -> dict:
     }
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
-    return value
+positive = whole_number(1)
 
 
 def lengths(text: str) -> tuple[int, ...]:

@@ -298,7 +298,8 @@ def register(subparsers) -> None:
                     "a full row of pawns.")
     solve.add_argument("--cols", type=board_size, required=True, metavar="N",
                        help="columns (3 rows: any; more rows: keep it small)")
-    solve.add_argument("--rows", type=board_size, default=3, metavar="R",
+    solve.add_argument("--rows", type=whole_number(2, MAX_ROWS), default=3,
+                       metavar="R",
                        help=f"rows, 2 to {MAX_ROWS} (default 3)")
     solve.add_argument("--openings", action="store_true",
                        help="also list the first moves that win")
@@ -396,10 +397,6 @@ def train_command(args) -> int:
 
 
 def solve_command(args) -> int:
-    if not 2 <= args.rows <= MAX_ROWS:
-        print(f"retro hexapawn solve: --rows must be 2 to {MAX_ROWS}, not "
-              f"{args.rows}", file=sys.stderr)
-        return 2
     began = time.perf_counter()
     try:
         solution = solve(args.rows, args.cols)

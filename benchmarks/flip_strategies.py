@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 import flip_basic  # noqa: E402
 from flip_basic import BROKEN, STRATEGIES, broken_game, guesses  # noqa: E402
 
-from retro import flip  # noqa: E402
-from retro.store import Store  # noqa: E402
-from retro.teletype import StreamTeletype  # noqa: E402
+from retro.games import flip  # noqa: E402
+from retro.room.store import Store  # noqa: E402
+from retro.room.teletype import StreamTeletype  # noqa: E402
 
 
 def bits(letters):

@@ -23,8 +23,8 @@ import sys
 import time
 from collections import Counter
 
-from retro.hexapawn_rules import FIRST, SECOND, after, winner, wins
-from retro.matchbox import (STRATEGIES, contest, fresh, learn, lesson,
+from retro.engines.hexapawn_rules import FIRST, SECOND, after, winner, wins
+from retro.engines.matchbox import (STRATEGIES, contest, fresh, learn, lesson,
                             matchboxes, train, unbeatable)
 
 

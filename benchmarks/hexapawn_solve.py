@@ -14,8 +14,8 @@ import argparse
 import sys
 import time
 
-from retro import hexapawn_rules
-from retro.hexapawn_solve import brown, solve
+from retro.engines import hexapawn_rules
+from retro.engines.hexapawn_solve import brown, solve
 
 
 def plain(rows: int, cols: int) -> tuple[str, int]:

@@ -21,8 +21,8 @@ import argparse
 import random
 import time
 
-from retro.machines import MACHINES, MachineError, make_machine
-from retro.scp import MAX_DEPTH, SL, ContextPredictor, ContextTree
+from retro.engines.machines import MACHINES, MachineError, make_machine
+from retro.engines.scp import MAX_DEPTH, SL, ContextPredictor, ContextTree
 
 
 def opponent_plays(count: int, seed: int) -> list[int]:

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from retro.penney_odds import (best_reply, chain_odds, odds, odds_matrix,
+from retro.engines.penney_odds import (best_reply, chain_odds, odds, odds_matrix,
                                patterns, spell, waiting_time)
 
 

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from retro import tangle
+from retro.book import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 # Tangled from literate/cli.md: edit the chapter, not this file, then run `retro tangle`.
-"""The `retro` command: the room, `play`, and each module's subcommand."""
+"""The `retro` command: the room, `play`, and the registry's commands."""
 from __future__ import annotations
 
 import argparse
@@ -8,41 +8,15 @@ import sys
 
 from retro import __version__
 
-SUBCOMMAND_MODULES = ("retro.tangle", "retro.umpire", "retro.hexapawn",
-                      "retro.penney")
-GAMES = ("mindreader", "flip", "hexapawn", "penney")
 
-
-def optional_module(name: str):
-    """Import a module of Retro, or None if there is no such module."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise
-
-
-def whole_number(low: int, high: int | None = None):
-    """An argparse type: a whole number from `low` to `high` (if given)."""
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-        if value < low:
-            raise argparse.ArgumentTypeError(
-                f"must not be negative: {value}" if low == 0
-                else f"must be at least {low}: {value}")
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError(f"must be at most {high}: {value}")
-        return value
-    return read
+SESSION_OPTIONS = ("--seed", "--baud", "--transcript")
 
 
 def add_session_options(parser: argparse.ArgumentParser, *,
                         suppress: bool = False) -> None:
     """--seed, --baud and --transcript, on the main parser or a subcommand."""
+    from retro.common import whole_number
+
     def default(value):
         return argparse.SUPPRESS if suppress else value
 
@@ -56,6 +30,33 @@ def add_session_options(parser: argparse.ArgumentParser, *,
                         help="copy the paper roll to FILE as it is printed")
 
 
+def named_words(argv: list[str]) -> list[int]:
+    """Where the command (and, after play, the game) stand in argv."""
+    found, skip = [], False
+    for index, word in enumerate(argv):
+        if skip:
+            skip = False
+        elif word.split("=", 1)[0] in SESSION_OPTIONS:
+            skip = "=" not in word
+        elif not word.startswith("-"):
+            found.append(index)
+            if len(found) == 2 or argv[index] != "play":
+                break
+    return found
+
+
+def with_game_names(argv: list[str]) -> list[str]:
+    """argv with a game's alias after `play` replaced by its name."""
+    from retro.registry import game_called
+
+    where = named_words(argv)
+    if len(where) == 2 and argv[where[0]] == "play":
+        game = game_called(argv[where[1]])
+        if game is not None:
+            argv = argv[:where[1]] + [game.name] + argv[where[1] + 1:]
+    return argv
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error on one line."""
 
@@ -64,22 +65,10 @@ class Parser(argparse.ArgumentParser):
                      f"try '{self.prog} --help'\n")
 
 
-ROOM_OPTIONS = ("--seed", "--baud", "--transcript")
+def build_parser(argv: list[str] = ()) -> argparse.ArgumentParser:
+    from retro.registry import COMMANDS
 
-
-def is_room(argv: list[str]) -> bool:
-    """True if argv only holds session options: `retro` opens the room."""
-    words = iter(argv)
-    for word in words:
-        name = word.split("=", 1)[0]
-        if name not in ROOM_OPTIONS:
-            return False
-        if "=" not in word and next(words, None) is None:
-            return False  # the option lacks its value: let argparse say so
-    return True
-
-
-def build_parser(*, room_only: bool = False) -> argparse.ArgumentParser:
+    named = [argv[index] for index in named_words(list(argv))]
     parser = Parser(
         prog="retro",
         description="Play the machines that first learned to play games, "
@@ -89,47 +78,46 @@ def build_parser(*, room_only: bool = False) -> argparse.ArgumentParser:
                         version=f"retro {__version__}")
     add_session_options(parser)
     parser.set_defaults(func=room_command)
-    if room_only:
-        return parser
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    play = subparsers.add_parser(
-        "play", help="play one game: " + ", ".join(GAMES),
-        description="Go straight to one game, without the room.")
-    games = play.add_subparsers(title="games", metavar="GAME", required=True)
-    for game in GAMES:
-        module = optional_module_quietly(f"retro.{game}")
-        title = getattr(module, "TITLE", game)
-        one = games.add_parser(game, help=title, description=f"Play {title}.")
-        add_session_options(one, suppress=True)
-        before = {action.dest for action in one._actions}
-        adder = getattr(module, "add_play_options", None)
-        if adder is not None:
-            adder(one)
-        one.set_defaults(func=play_command, game=game, game_options=tuple(
-            action.dest for action in one._actions if action.dest not in before))
-    for name in SUBCOMMAND_MODULES:
-        module = optional_module(name)
-        if module is not None and hasattr(module, "register"):
-            module.register(subparsers)
+    add_play_command(subparsers, named[1] if named[:1] == ["play"] else None)
+    for command in COMMANDS:
+        if named[:1] == [command.name]:
+            importlib.import_module(command.module).register(subparsers)
+        else:
+            subparsers.add_parser(command.name, help=command.help)
     return parser
 
 
-def optional_module_quietly(name: str):
-    """Like optional_module, but a broken module also counts as missing."""
-    try:
-        return optional_module(name)
-    except Exception:
-        return None
+def add_play_command(subparsers, chosen: str | None) -> None:
+    from retro.registry import GAMES
 
-
-class UsageError(Exception):
-    """A mistake on the command line: one line, exit status 2."""
+    play = subparsers.add_parser(
+        "play", help="play one game: " + ", ".join(g.name for g in GAMES),
+        description="Go straight to one game, without the room.")
+    games = play.add_subparsers(title="games", metavar="GAME", required=True)
+    for game in GAMES:
+        one = games.add_parser(game.name, help=game.title,
+                               description=f"Play {game.title}.")
+        add_session_options(one, suppress=True)
+        before = {action.dest for action in one._actions}
+        trouble = ""
+        if game.name == chosen:
+            try:
+                front_end = importlib.import_module(game.front_end)
+            except Exception as error:  # a module broken by an edit
+                trouble = f"{type(error).__name__}: {error}"
+            else:
+                front_end.add_play_options(one)
+        one.set_defaults(func=play_command, game=game.name, trouble=trouble,
+                         game_options=tuple(action.dest for action in one._actions
+                                            if action.dest not in before))
 
 
 def open_session(args: argparse.Namespace):
     """The store and the teletype for a room or a game."""
-    from retro.store import Store, data_dir
-    from retro.teletype import open_teletype
+    from retro.common import UsageError
+    from retro.room.store import Store, data_dir
+    from retro.room.teletype import open_teletype
 
     transcript = None
     if getattr(args, "transcript", None):
@@ -152,7 +140,7 @@ def open_session(args: argparse.Namespace):
 
 
 def room_command(args: argparse.Namespace) -> int:
-    from retro.room import Room
+    from retro.room.room import Room
 
     store, tty, transcript = open_session(args)
     try:
@@ -164,20 +152,21 @@ def room_command(args: argparse.Namespace) -> int:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    from retro.room import EXHIBITS, find_game, new_seed, play_game
+    from retro.common import new_seed
+    from retro.registry import game_called
+    from retro.room.room import play_game
 
-    exhibit = next(e for e in EXHIBITS if e.name == args.game)
-    found = find_game(exhibit)
-    if found.module is None:
-        print(f"retro play: {exhibit.title} is {found.trouble}",
+    game = game_called(args.game)
+    if args.trouble:
+        print(f"retro play: {game.title} is out of order ({args.trouble})",
               file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else new_seed()
     options = {name: getattr(args, name) for name in args.game_options}
     store, tty, transcript = open_session(args)
     try:
-        ending = play_game(found.module, tty, store, seed=seed,
-                           options=options)
+        ending = play_game(importlib.import_module(game.front_end), tty, store,
+                           seed=seed, options=options)
     finally:
         store.close()
         if transcript is not None:
@@ -187,8 +176,14 @@ def play_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(room_only=is_room(argv))
-    args = parser.parse_args(argv)
+    if argv[:1] == ["tangle"]:
+        from retro.book.tangle import main as tangle
+
+        return tangle(argv[1:])
+    argv = with_game_names(argv)
+    args = build_parser(argv).parse_args(argv)
+    from retro.common import UsageError
+
     try:
         return args.func(args)
     except UsageError as error:

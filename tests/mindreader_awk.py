@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from retro import mindreader as mr
-from retro.mindreader import (HEADS, TAILS, AwkMachine, Score, report,
+from retro.games import mindreader as mr
+from retro.games.mindreader import (HEADS, TAILS, AwkMachine, Score, report,
                               verdict)
 
 HERE = Path(__file__).resolve().parent

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro import flip
-from retro.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
+from retro.games import flip
+from retro.games.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
                         chance_of_no, fresh_profile, learned, new_mind,
                         profile_table, shifted)
-from retro.store import Store
-from retro.teletype import StreamTeletype
+from retro.room.store import Store
+from retro.room.teletype import StreamTeletype
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))  # the helper beside this file
@@ -440,7 +440,7 @@ def test_the_machine_plays_the_mirror_of_flips_answers():
 
 
 def test_the_machine_is_registered_and_matches_a_habit():
-    from retro.machines import MACHINES, make_machine
+    from retro.engines.machines import MACHINES, make_machine
     machine = make_machine("flip", random.Random(0))
     assert isinstance(machine, FlipMachine) and machine.name == "flip"
     wins = 0
@@ -555,7 +555,7 @@ def test_the_chapters_umpire_table_is_what_the_umpire_measures():
     # another seed and fewer games than the chapter's: each cell must agree
     # within 2 wins (about 5 standard errors at 200 plays). The mixer is
     # still being improved by its author, so for it only the verdict counts.
-    umpire = pytest.importorskip("retro.umpire")
+    umpire = pytest.importorskip("retro.games.umpire")
     table = chapter_umpire_table()
     assert set(table) == {"coin", "seer", "mrm", "awk", "scp", "mixer"}
     for opponent, cells in table.items():
@@ -572,7 +572,7 @@ def test_the_chapters_umpire_table_is_what_the_umpire_measures():
 def test_the_chapters_table_of_flip_and_mind_reader_situations():
     # each row: a Flip situation, its mirror, and the mind reader's question,
     # worked out by the mind reader's own code for the mirrored machine
-    mindreader = pytest.importorskip("retro.mindreader")
+    mindreader = pytest.importorskip("retro.games.mindreader")
     section = CHAPTER.read_text().split("### Flip and the mind reader")[1]
     rows = [line.strip("|").split("|") for line in section.splitlines()
             if line.startswith("| `")]

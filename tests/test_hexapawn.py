@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro import hexapawn
-from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
+from retro.games import hexapawn
+from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   board_text, legal_moves, mirror, mirror_move,
                                   parse_move, result, start, why_illegal,
                                   winner, winning_moves, wins)
-from retro.matchbox import Robot, box_for, contest, fresh, perfect, robot_json
-from retro.store import Store
-from retro.teletype import StreamTeletype
+from retro.engines.matchbox import Robot, box_for, contest, fresh, perfect, robot_json
+from retro.room.store import Store
+from retro.room.teletype import StreamTeletype
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.hexapawn_rules import Position, after, legal_moves, start, wins
-from retro.hexapawn_solve import (MAX_ROWS, MINE, THEIRS, Search, brown,
+from retro.engines.hexapawn_rules import Position, after, legal_moves, start, wins
+from retro.engines.hexapawn_solve import (MAX_ROWS, MINE, THEIRS, Search, brown,
                                   column_code, column_squares, solve,
                                   turning_table, winning_openings)
 

@@ -13,14 +13,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.machines import (MACHINES, SITUATIONS, Coin, MachineError,
+from retro.engines.machines import (MACHINES, SITUATIONS, Coin, MachineError,
                             make_machine, situation)
-from retro.mixer import HISTORY, Mixer, Reader, hindsight, Round
-from retro.mrm import MindReadingMachine, predict_change
-from retro.scp import (DL, DW, MAX_DEPTH, SL, SW, SYMBOLS, ContextPredictor,
+from retro.engines.mixer import HISTORY, Mixer, Reader, hindsight, Round
+from retro.engines.mrm import MindReadingMachine, predict_change
+from retro.engines.scp import (DL, DW, MAX_DEPTH, SL, SW, SYMBOLS, ContextPredictor,
                        ContextTree, parse_symbols, read, symbol)
-from retro.seer import Seer, play_same
-from retro.umpire import game_rngs, play_game
+from retro.engines.seer import Seer, play_same
+from retro.games.umpire import game_rngs, play_game
 
 PAPER_EXAMPLE = ("sldwdlslswslsldlswdlslsldwsldldwswdwslslswswdldlswsldlswdwsw"
                  "dlsl")
@@ -99,7 +99,7 @@ def test_an_unknown_machine_is_a_one_line_error():
 
 
 def test_a_missing_module_breaks_only_its_own_machine(monkeypatch):
-    import retro.machines as machines
+    import retro.engines.machines as machines
     registry = dict(machines.MACHINES)
     registry["ghost"] = (machines.lazy("retro.no_such_module", "Ghost"), "x")
     monkeypatch.setattr(machines, "MACHINES", registry)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
+from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   legal_moves, mirror, start, winner, wins)
-from retro.matchbox import (COLOURS, Change, Draw, Robot, anything, box_for,
+from retro.engines.matchbox import (COLOURS, Change, Draw, Robot, anything, box_for,
                             contest, draw, fresh, learn, learning_curve, lesson,
                             matchboxes, perfect, robot_from_json, robot_json,
                             train, unbeatable)

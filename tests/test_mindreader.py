@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from retro import machines, mindreader as mr
-from retro.mindreader import (HEADS, TAILS, AwkMachine, Mind, Score, consult,
+from retro.engines import machines
+from retro.games import mindreader as mr
+from retro.games.mindreader import (HEADS, TAILS, AwkMachine, Mind, Score, consult,
                               read_play, situation, update, verdict)
-from retro.store import Store
-from retro.teletype import StreamTeletype
+from retro.room.store import Store
+from retro.room.teletype import StreamTeletype
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper beside this file
 import mindreader_awk as awk  # noqa: E402

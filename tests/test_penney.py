@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from retro import penney
-from retro.penney_odds import patterns
-from retro.store import Store
-from retro.teletype import StreamTeletype
+from retro.games import penney
+from retro.engines.penney_odds import patterns
+from retro.room.store import Store
+from retro.room.teletype import StreamTeletype
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
@@ -149,7 +149,7 @@ class Interrupted(StreamTeletype):
 
 def interrupt(answers: str, when: str, after: str = "") -> tuple[str, Store]:
     """Play through the room's play_game, pressing Ctrl-C at `when`."""
-    from retro.room import play_game
+    from retro.room.room import play_game
     store = Store.memory()
     tty = Interrupted(answers, when, after)
     assert play_game(penney, tty, store, seed=4) == "abandoned"
@@ -311,7 +311,7 @@ def test_argparse_usage_errors_exit_2_without_a_traceback(capsys):
 
 
 def test_the_chapters_table_of_replies_and_its_circle():
-    from retro.penney_odds import best_reply, counter, odds
+    from retro.engines.penney_odds import best_reply, counter, odds
     lines = (ROOT / "literate" / "penney.md").read_text().splitlines()
     start = lines.index("| first chooser | second chooser | second wins with |")
     table = [[cell.strip() for cell in line.strip("|").split("|")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.penney_odds import (
+from retro.engines.penney_odds import (
     best_first_picks, best_reply, chain_odds, chain_return_time,
     chain_waiting_time, counter, first_pick_chance, leading_number, odds,
     odds_matrix, parse_pattern, patterns, toss_until, waiting_time)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from retro.room import EXHIBITS, Exhibit, Room, find_game, parse
-from retro.store import Store
-from retro.teletype import StreamTeletype
+from retro.room.room import EXHIBITS, Exhibit, Room, find_game, parse
+from retro.room.store import Store
+from retro.room.teletype import StreamTeletype
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -135,7 +135,7 @@ def session(lines, machines, *, store=None, seed=1):
     ("   \t ", "", None),
 ])
 def test_the_parser_is_forgiving(line, verb, game):
-    from retro.room import game_named
+    from retro.room.room import game_named
 
     command = parse(line)
     assert command.verb == verb
@@ -487,7 +487,7 @@ def test_retro_play_mindreader_asks_no_questions(tmp_path):
 
 def test_scores_recorded_by_one_session_show_in_the_next(tmp_path):
     home = tmp_path / "home"
-    record = ("from retro.store import Store\n"
+    record = ("from retro.room.store import Store\n"
               "Store.open().record('flip', score='31-19', outcome='win', "
               "seed=77)\n")
     subprocess.run([sys.executable, "-c", record], check=True,
@@ -547,7 +547,7 @@ def test_the_room_folds_at_72_columns_whatever_the_input(tmp_path):
     (["dance"], "invalid choice: 'dance'"),
     (["umpire"], "name two machines"),
     (["play", "mindreader", "--opponent", "hal"], "invalid choice: 'hal'"),
-    (["tangle", "--where", "retro/room.py"], "--where wants FILE:LINE"),
+    (["tangle", "--where", "retro/room/room.py"], "--where wants FILE:LINE"),
     (["--transcript", "/no/such/dir/t.txt"],
      "cannot write the transcript /no/such/dir/t.txt"),
 ])
@@ -585,13 +585,13 @@ def test_session_options_go_before_or_after_play(tmp_path):
 
 FAKE_FLIP = textwrap.dedent("""
     import importlib.machinery, sys, types
-    fake = types.ModuleType("retro.flip")
-    fake.__spec__ = importlib.machinery.ModuleSpec("retro.flip", None)
+    fake = types.ModuleType("retro.games.flip")
+    fake.__spec__ = importlib.machinery.ModuleSpec("retro.games.flip", None)
     def play(tty, *, rng, store, seed=None, **options):
         while True:
             tty.say("You said " + tty.ask("HEADS OR TAILS? ", ["heads", "tails"]))
     fake.play, fake.TITLE = play, "Flip"
-    sys.modules["retro.flip"] = fake
+    sys.modules["retro.games.flip"] = fake
     from retro.cli import main
     sys.exit(main())
 """)
@@ -639,20 +639,20 @@ def test_at_a_real_terminal(tmp_path):
 
 
 def test_playing_a_machine_not_built_says_so_in_one_line(monkeypatch, capsys):
-    import retro.room
+    import retro.room.room
     from retro.cli import main
-    from retro.room import Found
+    from retro.room.room import Found
 
-    monkeypatch.setattr(retro.room, "find_game",
+    monkeypatch.setattr(retro.room.room, "find_game",
                         lambda exhibit: Found(None, "not yet built"))
     assert main(["play", "hexapawn"]) == 1
     assert capsys.readouterr().err == "retro play: Hexapawn is not yet built\n"
 
 
 def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
-    import retro.room
+    import retro.room.room
     from retro.cli import main
-    from retro.room import Found
+    from retro.room.room import Found
 
     seen = {}
 
@@ -661,7 +661,7 @@ def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
         tty.say("played")
 
     monkeypatch.setenv("RETRO_HOME", str(tmp_path))
-    monkeypatch.setattr(retro.room, "find_game", lambda exhibit: Found(
+    monkeypatch.setattr(retro.room.room, "find_game", lambda exhibit: Found(
         fake_module("retro.fakeplay", play=play)))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert main(["play", "mindreader", "--seed", "42"]) == 0

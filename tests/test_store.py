@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from retro.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
+from retro.room.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
                          data_dir)
 
 
@@ -223,7 +223,7 @@ def test_two_stores_open_at_once_in_one_process(tmp_path):
 
 WORKER = textwrap.dedent("""
     import sys
-    from retro.store import Store
+    from retro.room.store import Store
     store = Store.open(sys.argv[1])
     for n in range(int(sys.argv[2])):
         with store.transaction():          # a read-modify-write

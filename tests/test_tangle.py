@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from retro import tangle
+from retro.book import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = "```"

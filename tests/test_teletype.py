@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.teletype import (WIDTH, Carriage, Pace, StreamTeletype,
+from retro.room.teletype import (WIDTH, Carriage, Pace, StreamTeletype,
                             TerminalTeletype, characters_per_second, clean,
                             open_teletype)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from retro.cli import main
-from retro.machines import MACHINES
-from retro.umpire import (Tournament, game_rngs, play_game, render_table,
+from retro.engines.machines import MACHINES
+from retro.games.umpire import (Tournament, game_rngs, play_game, render_table,
                           standings, to_json, tournament)
 
 

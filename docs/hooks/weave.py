@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 from mkdocs.structure.files import File
-from mkdocs.structure.nav import Section
+from mkdocs.exceptions import PluginError
 
-from retro.tangle import REFERENCE, is_root, read_chapter
+from retro.book.tangle import REFERENCE, is_root, read_chapter
 
 BOOK = "book"
 
@@ -27,19 +27,21 @@ def on_files(files, config):
             config, f"{BOOK}/{chapter.name}", abs_src_path=str(chapter)))
     return files
 
-def on_nav(nav, config, files):
-    order = list(config.get("extra", {}).get("chapters", []))
-    for item in nav.items:
-        if isinstance(item, Section) and item.title.lower() == BOOK:
-            item.title = "The book"
-            item.children.sort(key=lambda page: reading_order(page, order))
-    return nav
+def on_config(config):
+    from retro.registry import book_parts
 
-
-def reading_order(page, order: list[str]) -> tuple[int, str]:
-    name = Path(page.file.src_uri).stem if page.file else ""
-    rank = order.index(name) if name in order else len(order)
-    return rank, name
+    present = {chapter.stem for chapter in chapters_dir(config).glob("*.md")}
+    placed = [name for _, names in book_parts() for name in names]
+    if set(placed) != present or len(placed) != len(set(placed)):
+        raise PluginError(
+            f"the book's parts in retro/registry.py do not match literate/: "
+            f"missing {sorted(present - set(placed))}, "
+            f"unknown {sorted(set(placed) - present)}")
+    nav = list(config["nav"] or [])
+    for title, names in book_parts():
+        nav.append({title: [f"{BOOK}/{name}.md" for name in names]})
+    config["nav"] = nav
+    return config
 
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "chunk"

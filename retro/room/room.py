@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from retro.teletype import WIDTH
+from retro.room.teletype import WIDTH
 
 @dataclass(frozen=True)
 class Exhibit:

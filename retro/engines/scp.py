@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from retro.machines import coin
+from retro.engines.machines import coin
 
 
 SW, SL, DW, DL = range(4)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from types import MappingProxyType
 
-from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
+from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   legal_moves, mirror, mirror_move, other,
                                   result, start, winner, winning_moves)
 

@@ -9,7 +9,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 
-from retro.machines import SITUATIONS, coin, situation
+from retro.engines.machines import SITUATIONS, coin, situation
 
 
 def opponents_situation(rounds: Sequence[tuple[int, int]]) -> int | None:

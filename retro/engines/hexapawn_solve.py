@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from retro.hexapawn_rules import EMPTY as EMPTY_SQUARE
-from retro.hexapawn_rules import (FIRST, Move, Position, after, legal_moves,
+from retro.engines.hexapawn_rules import EMPTY as EMPTY_SQUARE
+from retro.engines.hexapawn_rules import (FIRST, Move, Position, after, legal_moves,
                                   other, start, winner)
 
 MAX_ROWS = 5                 # 3 ** 5 = 243 codes: a column is one byte

@@ -18,8 +18,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from retro.cli import whole_number
-from retro.machines import MACHINES, Machine, MachineError, make_machine
+from retro.common import whole_number
+from retro.engines.machines import MACHINES, Machine, MachineError, make_machine
 
 
 def play_game(a: Machine, b: Machine, plays: Sequence[int]) -> tuple[int, ...]:

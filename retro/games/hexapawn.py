@@ -11,12 +11,12 @@ import sys
 import time
 from dataclasses import dataclass
 
-from retro.cli import whole_number
-from retro.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
+from retro.common import whole_number
+from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   board_lines, board_text, legal_moves,
                                   parse_move, result, start, why_illegal)
-from retro.hexapawn_solve import MAX_ROWS, brown, solve, winning_openings
-from retro.matchbox import (STRATEGIES, Box, Draw, Game, Robot, box_for, draw,
+from retro.engines.hexapawn_solve import MAX_ROWS, brown, solve, winning_openings
+from retro.engines.matchbox import (STRATEGIES, Box, Draw, Game, Robot, box_for, draw,
                             fresh, learn, learning_curve, lesson, matchboxes,
                             robot_from_json, robot_json, train, unbeatable)
 
@@ -315,7 +315,7 @@ def boxes_command(args) -> int:
     if args.fresh:
         her = fresh("HER")
     else:
-        from retro.store import Store
+        from retro.room.store import Store
 
         store = Store.open()
         try:

@@ -13,8 +13,8 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.cli import whole_number
-from retro.penney_odds import (best_first_picks, best_reply, example,
+from retro.common import whole_number
+from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                first_pick_chance, odds, odds_matrix,
                                parse_pattern, patterns, toss_until,
                                waiting_time)

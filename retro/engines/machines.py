@@ -68,22 +68,22 @@ def lazy(module: str, attribute: str) -> Callable[[random.Random], Machine]:
 MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
     MappingProxyType({
         "coin": (Coin, "a fair coin: learns nothing, cannot be read"),
-        "seer": (lazy("retro.seer", "Seer"),
+        "seer": (lazy("retro.engines.seer", "Seer"),
                  "Hagelbarger's SEER (1956): 8 situations, +-3 counters, "
                  "win registers"),
-        "mrm": (lazy("retro.mrm", "MindReadingMachine"),
+        "mrm": (lazy("retro.engines.mrm", "MindReadingMachine"),
                 "Shannon's mind-reading machine (1953): 8 situations, "
                 "2-bit change registers"),
-        "awk": (lazy("retro.mindreader", "AwkMachine"),
+        "awk": (lazy("retro.games.mindreader", "AwkMachine"),
                 "Shannon's machine as the AWK listing plays it: "
                 "unbounded tallies"),
-        "scp": (lazy("retro.scp", "ContextPredictor"),
+        "scp": (lazy("retro.engines.scp", "ContextPredictor"),
                 "the Sibiu simple contextual predictor (2020): "
                 "longest unbalanced context"),
-        "flip": (lazy("retro.flip", "FlipMachine"),
+        "flip": (lazy("retro.games.flip", "FlipMachine"),
                  "Flip, from More BASIC Computer Games: a learned "
                  "probability per two-round history"),
-        "mixer": (lazy("retro.mixer", "Mixer"),
+        "mixer": (lazy("retro.engines.mixer", "Mixer"),
                   "ours: contexts of several kinds, mixed; beats the rest"),
     })
 

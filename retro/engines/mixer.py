@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from retro.machines import coin
+from retro.engines.machines import coin
 
 PRIOR = 0.4          # pseudo-counts on each side of a fresh context
 DECAY = 0.9          # old counts fade by this much each visit

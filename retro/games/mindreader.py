@@ -9,7 +9,7 @@ import random
 import textwrap
 from dataclasses import dataclass
 
-from retro import machines
+from retro.engines import machines
 
 TITLE = "Mind Reader"
 GAME = "mindreader"  # the name results are stored under

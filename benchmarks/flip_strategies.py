@@ -31,17 +31,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 import flip_basic  # noqa: E402
 from flip_basic import BROKEN, STRATEGIES, broken_game, guesses  # noqa: E402
 
+from retro.engines import flip as engine  # noqa: E402
 from retro.games import flip  # noqa: E402
 from retro.room.store import Store  # noqa: E402
 from retro.room.teletype import StreamTeletype  # noqa: E402
 
 
 def bits(letters):
-    return [flip.YES if letter == "Y" else flip.NO for letter in letters]
+    return [engine.YES if letter == "Y" else engine.NO for letter in letters]
 
 
-def scores(strategy, seeds, rule=flip.answer):
-    return [flip.autoplay(bits(guesses(strategy, seed)), random.Random(seed),
+def scores(strategy, seeds, rule=engine.answer):
+    return [engine.autoplay(bits(guesses(strategy, seed)), random.Random(seed),
                           rule=rule).score for seed in seeds]
 
 
@@ -100,7 +101,7 @@ def main() -> int:
           "| the listing with the `*` typo |")
     print("| --- | --- | --- | --- |")
     for strategy in STRATEGIES:
-        java = scores(strategy, seeds, rule=flip.java_answer)
+        java = scores(strategy, seeds, rule=engine.java_answer)
         typo = [broken_game(bits(guesses(strategy, s)), random.Random(s),
                             typo=True) for s in seeds]
         print(f"| {strategy} | {statistics.mean(ports[strategy]):.2f} "

@@ -1,6 +1,6 @@
 """Time Penney's odds: the whole matrix by Conway's leading numbers at
-lengths 4 to 8, one pair at length 64, and the seed's Markov chain beside
-them for scale.
+lengths 4 to 8, one pair at length 64, and the absorbing Markov chain of
+mga010's blog post "Penney's Game" beside them for scale.
 
     python benchmarks/penney.py [--repeat N]
 
@@ -12,8 +12,9 @@ import argparse
 import random
 import time
 
-from retro.engines.penney_odds import (best_reply, chain_odds, odds, odds_matrix,
-                               patterns, spell, waiting_time)
+from retro.engines.penney_odds import (best_reply, chain_odds, odds,
+                                       odds_matrix, patterns, spell,
+                                       waiting_time)
 
 
 def best_time(work, repeat: int) -> float:
@@ -56,7 +57,7 @@ def main() -> None:
           f"{best_time(lambda: waiting_time(a), args.repeat * 100) * 1e6:8.1f} us"
           f"   -> {waiting_time(a)}")
 
-    print("The seed's absorbing Markov chain, for scale:")
+    print("The absorbing Markov chain of windows, for scale:")
     for length in (3, 4, 5):
         first, second = patterns(length)[1], patterns(length)[-2]
         seconds = best_time(lambda: chain_odds(first, second), args.repeat)

@@ -1,14 +1,34 @@
-"""How fast does `retro tangle` run?
+"""How fast does `retro tangle` run, and how quickly does `retro` start?
 
-Prints the time to tangle every chapter in literate/ (in memory, as
-`retro tangle --check` does), and a generated chapter of 10,000 chunks, beside
-noweb's `notangle` on the same chapter when notangle is installed.
+    python benchmarks/tangle.py [--runs N]
 
-    python benchmarks/tangle.py
+Prints, in memory (best of a few runs, as `retro tangle --check` does it):
+
+- the time to tangle every chapter in literate/;
+- the time to tangle a generated chapter of 10,000 chunks;
+- the time to tangle a chain of 500 nested chunks.
+
+And as whole processes, each figure the median of N rounds (after two warm-up
+rounds; each round runs every command once, one after the other, so that the
+load of a busy machine falls on all of them alike):
+
+- `retro tangle` on the 10,000-chunk chapter, beside noweb's `notangle` on the
+  same chunks in noweb's own syntax (when notangle is installed): target
+  retro / notangle <= 1.5;
+- `retro --help`, beside a bare `python -c pass` of the same interpreter:
+  target retro / python <= 2.
+
+Compiled bytecode is allowed and kept in a temporary PYTHONPYCACHEPREFIX for
+every command alike (an installed package has its .pyc files; a
+PYTHONDONTWRITEBYTECODE=1 environment would otherwise recompile Retro's
+modules on every start).
 """
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +49,11 @@ def best_of(runs: int, work) -> float:
     return best
 
 
+def retro_command() -> list[str]:
+    found = shutil.which("retro")
+    return [found] if found else [sys.executable, "-m", "retro"]
+
+
 def generated_chapter(chunks: int) -> str:
     """A chapter whose root uses chunk 1, each chunk using the next; some
     definitions are continued, all are indented."""
@@ -38,6 +63,16 @@ def generated_chapter(chunks: int) -> str:
                      f"value_{n} = {n} << 2\nif value_{n}:\n    <<chunk {n + 1}>>\n```\n")
     parts.append(f"```python\n<<chunk {chunks}>>=\npass\n```\n")
     return "\n".join(parts)
+
+
+def fan_out_chapter(chunks: int) -> str:
+    """A root that uses each of `chunks` chunks in turn, each explained."""
+    text = ["```python\n<<out/big.py>>=\n"
+            + "\n".join(f"<<chunk {n}>>" for n in range(chunks)) + "\n```\n"]
+    for n in range(chunks):
+        text.append(f"\nChunk {n} explained.\n\n```python\n<<chunk {n}>>=\n"
+                    f"def f_{n}(x):\n    return x << {n % 7}\n```\n")
+    return "".join(text)
 
 
 def noweb_chapter(text: str) -> str:
@@ -54,47 +89,84 @@ def noweb_chapter(text: str) -> str:
     return "\n".join(out)
 
 
-def main() -> None:
+def timed(command: list[str], env: dict, cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=True, env=env, cwd=cwd)
+    return time.perf_counter() - start
+
+
+def medians(commands: dict[str, list[str]], runs: int, env: dict,
+            cwd: Path) -> dict[str, float]:
+    """Each command's median time, the commands taking turns round by round;
+    the first two rounds warm the caches and are not counted."""
+    rounds = [{name: timed(command, env, cwd)
+               for name, command in commands.items()}
+              for _ in range(runs + 2)][2:]
+    return {name: statistics.median(r[name] for r in rounds)
+            for name in commands}
+
+
+def in_memory(project: Path, chapter: Path) -> None:
     chapters = sorted((ROOT / "literate").glob("*.md"))
     seconds = best_of(5, lambda: tangle.load(chapters))
     print(f"tangle all of literate/ ({len(chapters)} chapters): {seconds * 1000:.1f} ms")
+    seconds = best_of(3, lambda: tangle.load([chapter]))
+    plan, _ = tangle.load([chapter])
+    lines = plan.outputs[(project / "out/big.py").resolve()].count
+    print(f"tangle a 10,000-chunk chapter ({lines} lines out): {seconds * 1000:.1f} ms")
+    deep = project / "deep.md"
+    deep.write_text(generated_chapter(500))
+    seconds = best_of(3, lambda: tangle.load([deep]))
+    print(f"tangle a chain of 500 nested chunks: {seconds * 1000:.1f} ms")
 
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, metavar="N",
+                        help="rounds per figure (default 15)")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         project = Path(scratch)
         (project / "pyproject.toml").write_text("")
         chapter = project / "big.md"
         # a fan-out of 10,000 chunks used by the root; the nested chain, the
         # worst case for indentation, is timed separately at 500 deep
-        text = ["```python\n<<out/big.py>>=\n"
-                + "\n".join(f"<<chunk {n}>>" for n in range(10_000)) + "\n```\n"]
-        for n in range(10_000):
-            text.append(f"\nChunk {n} explained.\n\n```python\n<<chunk {n}>>=\n"
-                        f"def f_{n}(x):\n    return x << {n % 7}\n```\n")
-        chapter.write_text("".join(text))
-        seconds = best_of(3, lambda: tangle.load([chapter]))
-        lines = len(tangle.load([chapter])[0].outputs[(project / 'out/big.py').resolve()].lines)
-        print(f"tangle a 10,000-chunk chapter ({lines} lines out): {seconds * 1000:.1f} ms")
-        deep = project / "deep.md"
-        deep.write_text(generated_chapter(500))
-        seconds = best_of(3, lambda: tangle.load([deep]))
-        print(f"tangle a chain of 500 nested chunks: {seconds * 1000:.1f} ms")
+        chapter.write_text(fan_out_chapter(10_000))
+        in_memory(project, chapter)
 
-        # the command, as notangle is timed below: start-up and writing included
-        command = [sys.executable, "-m", "retro", "tangle", str(chapter)]
-        seconds = best_of(3, lambda: subprocess.run(
-            command, capture_output=True, check=True, cwd=project))
-        print(f"retro tangle, the same chapter, as a command: {seconds * 1000:.1f} ms")
-
+        env = dict(os.environ, PYTHONPYCACHEPREFIX=str(project / "pycache"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        commands = {
+            "retro tangle": retro_command() + ["tangle", str(chapter)],
+            "retro --help": retro_command() + ["--help"],
+            "python -c pass": [sys.executable, "-c", "pass"],
+        }
         notangle = shutil.which("notangle")
         if notangle:
             nw = project / "big.nw"
             nw.write_text(noweb_chapter(chapter.read_text()))
-            seconds = best_of(3, lambda: subprocess.run(
-                [notangle, "-Rout/big.py", str(nw)], capture_output=True, check=True))
-            print(f"notangle, the same 10,000-chunk chapter: {seconds * 1000:.1f} ms")
-        else:
-            print("notangle: not installed (apt-get install noweb to compare)")
+            commands["notangle"] = [notangle, "-Rout/big.py", str(nw)]
+        times = medians(commands, args.runs, env, project)
+
+    print(f"command: {' '.join(retro_command())}   rounds: {args.runs} "
+          f"(median)   python {sys.version.split()[0]}   cores: {os.cpu_count()}")
+    print(f"retro tangle, the same chapter, as a command: "
+          f"{times['retro tangle'] * 1000:.1f} ms")
+    if notangle:
+        print(f"notangle, the same 10,000-chunk chapter: "
+              f"{times['notangle'] * 1000:.1f} ms")
+        ratio = times["retro tangle"] / times["notangle"]
+        print(f"retro tangle / notangle = {ratio:.2f}  (target <= 1.5: "
+              f"{'met' if ratio <= 1.5 else 'NOT met'})")
+    else:
+        print("notangle: not installed (apt-get install noweb to compare)")
+    print(f"retro --help: {times['retro --help'] * 1000:.1f} ms   "
+          f"python -c pass: {times['python -c pass'] * 1000:.1f} ms")
+    ratio = times["retro --help"] / times["python -c pass"]
+    print(f"retro --help / python -c pass = {ratio:.2f}  (target <= 2: "
+          f"{'met' if ratio <= 2 else 'NOT met'})")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

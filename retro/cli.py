@@ -79,7 +79,8 @@ def build_parser(argv: list[str] = ()) -> argparse.ArgumentParser:
     add_session_options(parser)
     parser.set_defaults(func=room_command)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    add_play_command(subparsers, named[1] if named[:1] == ["play"] else None)
+    chosen = named[1] if len(named) == 2 and named[0] == "play" else None
+    add_play_command(subparsers, chosen)
     for command in COMMANDS:
         if named[:1] == [command.name]:
             importlib.import_module(command.module).register(subparsers)
@@ -100,17 +101,20 @@ def add_play_command(subparsers, chosen: str | None) -> None:
                                description=f"Play {game.title}.")
         add_session_options(one, suppress=True)
         before = {action.dest for action in one._actions}
-        trouble = ""
         if game.name == chosen:
-            try:
-                front_end = importlib.import_module(game.front_end)
-            except Exception as error:  # a module broken by an edit
-                trouble = f"{type(error).__name__}: {error}"
-            else:
-                front_end.add_play_options(one)
-        one.set_defaults(func=play_command, game=game.name, trouble=trouble,
+            add_game_options(one, game)
+        one.set_defaults(func=play_command, game=game.name,
                          game_options=tuple(action.dest for action in one._actions
                                             if action.dest not in before))
+
+
+def add_game_options(parser: argparse.ArgumentParser, game) -> None:
+    """The options of `game`'s own front end, if it has any."""
+    from retro.room.room import import_front_end
+
+    front_end = import_front_end(game).module
+    if hasattr(front_end, "add_play_options"):
+        front_end.add_play_options(parser)
 
 
 def open_session(args: argparse.Namespace):
@@ -154,19 +158,20 @@ def room_command(args: argparse.Namespace) -> int:
 def play_command(args: argparse.Namespace) -> int:
     from retro.common import new_seed
     from retro.registry import game_called
-    from retro.room.room import play_game
+    from retro.room.room import import_front_end, play_game
 
     game = game_called(args.game)
-    if args.trouble:
-        print(f"retro play: {game.title} is out of order ({args.trouble})",
+    front_end = import_front_end(game)
+    if front_end.module is None:
+        print(f"retro play: {game.title} is out of order ({front_end.trouble})",
               file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else new_seed()
     options = {name: getattr(args, name) for name in args.game_options}
     store, tty, transcript = open_session(args)
     try:
-        ending = play_game(importlib.import_module(game.front_end), tty, store,
-                           seed=seed, options=options)
+        ending = play_game(front_end.module, tty, store, seed=seed,
+                           options=options)
     finally:
         store.close()
         if transcript is not None:

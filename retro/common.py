@@ -4,19 +4,36 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 
 
 class UsageError(Exception):
     """A mistake on the command line: one line, exit status 2."""
 
 
+DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: "²" and "٣" are words
+
+
+def number_in(text: str) -> int | None:
+    """The whole number `text` spells in ASCII digits, or None."""
+    text = text.strip()
+    return int(text) if DIGITS.fullmatch(text) else None
+
+
+def quoted(text: str, width: int = 20) -> str:
+    """Typed text for a message: in double quotes, cut to `width`."""
+    text = "".join(char if char.isprintable() else "?" for char in text[:width + 1])
+    return f'"{text[:width]}..."' if len(text) > width else f'"{text}"'
+
+
 def whole_number(low: int, high: int | None = None):
     """An argparse type: a whole number from `low` to `high` (if given)."""
     def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        value = number_in(text.removeprefix("-"))
+        if value is None:
+            raise argparse.ArgumentTypeError(
+                f"not a whole number: {quoted(text)}")
+        value = -value if text.startswith("-") else value
         if value < low:
             raise argparse.ArgumentTypeError(
                 f"must not be negative: {value}" if low == 0

@@ -1,10 +1,20 @@
 """Run the original AWK mind reader beside the port, and compare them.
 
-The original program is tests/data/mindreader.awk: the AWK literate program
-from LiteratePrograms ("Mind reading machine (AWK)"), quoted verbatim as test
-data and run here under mawk. Nothing in retro/ imports this file.
+The original program is the AWK literate program on the LiteratePrograms
+wiki, "Mind reading machine (AWK)". It is not part of the repository: the
+tests assemble it at test time from the saved page among the source
+documents (tests/sources.py, `source_text("001_")`), chunks in the order of
+its root chunk <<mindreader.awk>>, and write it to a scratch directory
+beside a one-line stand-in for its commented-out <<set seed>> chunk,
+`BEGIN { srand(seed) }`, so that a run under mawk is reproducible. What is
+kept in the repository are recordings of running it: the AWK's figures for
+2000 seeds (tests/data/mindreader_awk_reference.json) and one match with its
+random numbers (tests/transcripts/mindreader_awk_seed3.*,
+tests/data/mindreader_awk_seed3.rand). Nothing in retro/ imports this file.
 
-    python tests/mindreader_awk.py extract SEED_PAGE   # (re)write tests/data/mindreader.awk
+From the command line it finds the page the way the tests do (RETRO_SOURCES,
+or ../shared/seeds beside the checkout):
+
     python tests/mindreader_awk.py lockstep --seeds 200
     python tests/mindreader_awk.py reference --seeds 2000 > tests/data/mindreader_awk_reference.json
     python tests/mindreader_awk.py compare --seeds 2000      # the chapter's table
@@ -21,30 +31,24 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from retro.games import mindreader as mr
-from retro.games.mindreader import (HEADS, TAILS, AwkMachine, Score, report,
-                              verdict)
+from retro.engines import mindreader as mr
+from retro.engines.machines import HEADS, TAILS
+from retro.engines.mindreader import AwkMachine, Score, report, verdict
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 TRANSCRIPTS = HERE / "transcripts"
-LISTING = DATA / "mindreader.awk"
-SET_SEED = DATA / "mindreader_seed.awk"
 REFERENCE = DATA / "mindreader_awk_reference.json"
+PAGE = "001_"  # the source document that holds the LiteratePrograms page
 
-HEADER = """\
-# The original AWK mind-reading machine, quoted verbatim as TEST DATA.
-# Source: LiteratePrograms, "Mind reading machine (AWK)" (its noweb chunks,
-# assembled in the order of its root chunk <<mindreader.awk>>). The only
-# change: two non-breaking spaces of the web page are plain spaces here.
-# Reference implementation for tests/test_mindreader.py; run under mawk by
-# tests/mindreader_awk.py. Not part of Retro: the port is
-# literate/mindreader.md.
-"""
+# Stands in for the listing's commented-out <<set seed>> chunk, run before
+# the listing: it seeds rand() from `-v seed=N`.
+SET_SEED = "BEGIN\t{ srand(seed) }\n"
 
 REPORT = re.compile(r"You played (heads|tails); I guessed (heads|tails)\.  "
                     r"(I|You) win\. \((\d+)-(\d+)\)")
@@ -83,10 +87,26 @@ def extract_listing(page: str) -> str:
     return "\n".join(expand("mindreader.awk")) + "\n"
 
 
-def listing_body(path: Path = LISTING) -> str:
-    """The program in tests/data/mindreader.awk, without its header."""
-    text = path.read_text(encoding="utf-8")
-    return text[len(HEADER):] if text.startswith(HEADER) else text
+@dataclass(frozen=True)
+class Original:
+    """The original AWK program, written out where mawk can run it."""
+
+    listing: Path    # the assembled listing
+    set_seed: Path   # the stand-in for its <<set seed>>, run first
+
+    def command(self, seed: int) -> list[str]:
+        """mawk running the listing after srand(seed)."""
+        return [mawk(), "-W", "interactive", "-v", f"seed={seed}",
+                "-f", str(self.set_seed), "-f", str(self.listing)]
+
+
+def assemble(page: str, directory: Path) -> Original:
+    """Write the program on the LiteratePrograms page into `directory`."""
+    listing = directory / "mindreader.awk"
+    set_seed = directory / "set_seed.awk"
+    listing.write_text(extract_listing(page), encoding="utf-8")
+    set_seed.write_text(SET_SEED, encoding="utf-8")
+    return Original(listing, set_seed)
 
 
 # --- running mawk -----------------------------------------------------------
@@ -111,17 +131,11 @@ def awk_uniforms(seed: int, count: int = 100) -> list[float]:
     return [float(x) for x in out.stdout.split()]
 
 
-def awk_command(seed: int) -> list[str]:
-    """mawk running the original listing after srand(seed)."""
-    return [mawk(), "-W", "interactive", "-v", f"seed={seed}",
-            "-f", str(SET_SEED), "-f", str(LISTING)]
-
-
-def run_awk(lines: Iterable[str], seed: int) -> str:
+def run_awk(original: Original, lines: Iterable[str], seed: int) -> str:
     """The AWK's whole output for these input lines, after srand(seed)."""
     text = "".join(line + "\n" for line in lines)
-    return subprocess.run(awk_command(seed), input=text, capture_output=True,
-                          text=True, check=True).stdout
+    return subprocess.run(original.command(seed), input=text,
+                          capture_output=True, text=True, check=True).stdout
 
 
 # --- players ----------------------------------------------------------------
@@ -207,9 +221,9 @@ def play_port(player: Player, rng: random.Random,
     return match
 
 
-def play_awk(player: Player, seed: int) -> Match:
+def play_awk(original: Original, player: Player, seed: int) -> Match:
     """A match between `player` and the original AWK, driven line by line."""
-    process = subprocess.Popen(awk_command(seed), stdin=subprocess.PIPE,
+    process = subprocess.Popen(original.command(seed), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True, bufsize=1)
     match, rounds = Match(), []
     try:
@@ -285,8 +299,9 @@ def port_scores(name: str, seeds: Iterable[int],
             for s in seeds]
 
 
-def awk_scores(name: str, seeds: Iterable[int]) -> list[Score]:
-    return [play_awk(PLAYERS[name](s), s).score for s in seeds]
+def awk_scores(original: Original, name: str,
+               seeds: Iterable[int]) -> list[Score]:
+    return [play_awk(original, PLAYERS[name](s), s).score for s in seeds]
 
 
 # --- command line -----------------------------------------------------------
@@ -298,29 +313,29 @@ def same_ending(awk: Match, port: Match) -> bool:
     return awk.ending == port.ending
 
 
-def lockstep(seeds: Iterable[int], machine_factory=AwkMachine) -> dict[str, int]:
+def lockstep(original: Original, seeds: Iterable[int],
+             machine_factory=AwkMachine) -> dict[str, int]:
     """Matches whose every line the port reproduced from the AWK's stream."""
     same = {name: 0 for name in PLAYERS}
     for seed in seeds:
         uniforms = awk_uniforms(seed)
         for name, make in PLAYERS.items():
-            awk = play_awk(make(seed), seed)
+            awk = play_awk(original, make(seed), seed)
             port = play_port(make(seed), Replay(uniforms), machine_factory)
             if awk.reports == port.reports and same_ending(awk, port):
                 same[name] += 1
     return same
 
 
-def reference(seeds: range) -> dict:
+def reference(original: Original, seeds: range) -> dict:
     return {"awk": awk_version(),
             "seeds": [seeds.start, seeds.stop - 1],
-            "players": {name: vars(Summary.of(awk_scores(name, seeds)))
+            "players": {name: vars(Summary.of(awk_scores(original, name, seeds)))
                         for name in PLAYERS}}
 
 
-def compare(seeds: range, ref: dict | None = None) -> str:
+def compare(seeds: range, ref: dict) -> str:
     """The chapter's table: mean final scores of the AWK and the port."""
-    ref = ref or reference(seeds)
     n_awk = ref["seeds"][1] - ref["seeds"][0] + 1
     rows = [f"| player | AWK under mawk, {n_awk} matches | port, {len(seeds)} matches "
             "| z (margin) | z (length) | 50-50 finishes |",
@@ -414,13 +429,14 @@ def sensitivity(seeds: range, ref: dict) -> str:
     return "\n".join(rows)
 
 
-def write_fixture(seed: int, player: str = "coin flipper") -> None:
+def write_fixture(original: Original, seed: int,
+                  player: str = "coin flipper") -> None:
     """The AWK's own transcript of one match, with its random stream."""
-    match = play_awk(PLAYERS[player](seed), seed)
+    match = play_awk(original, PLAYERS[player](seed), seed)
     lines = [m.split()[2].rstrip(";") for m in match.reports]
     stem = TRANSCRIPTS / f"mindreader_awk_seed{seed}"
     stem.with_suffix(".in").write_text("".join(x + "\n" for x in lines))
-    stem.with_suffix(".out").write_text(run_awk(lines, seed))
+    stem.with_suffix(".out").write_text(run_awk(original, lines, seed))
     (DATA / f"mindreader_awk_seed{seed}.rand").write_text(
         "".join(f"{u!r}\n" for u in awk_uniforms(seed)))
 
@@ -428,8 +444,6 @@ def write_fixture(seed: int, player: str = "coin flipper") -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    extract = sub.add_parser("extract", help="write tests/data/mindreader.awk")
-    extract.add_argument("page", type=Path, help="the saved LiteratePrograms page")
     for name in ("lockstep", "reference", "compare", "sensitivity"):
         p = sub.add_parser(name)
         p.add_argument("--seeds", type=int, default=200)
@@ -441,9 +455,6 @@ def main(argv: list[str] | None = None) -> int:
     fixture = sub.add_parser("fixture")
     fixture.add_argument("seed", type=int)
     args = parser.parse_args(argv)
-    if args.command == "extract":
-        LISTING.write_text(HEADER + extract_listing(args.page.read_text()))
-        return 0
     seeds = range(getattr(args, "first", 1),
                   getattr(args, "first", 1) + getattr(args, "seeds", 0))
     if args.command in ("compare", "sensitivity"):
@@ -454,16 +465,30 @@ def main(argv: list[str] | None = None) -> int:
     if mawk() is None:
         print("mawk is not installed", file=sys.stderr)
         return 2
-    if args.command == "fixture":
-        write_fixture(args.seed)
-        return 0
-    if args.command == "lockstep":
-        same = lockstep(seeds)
-        for name, count in same.items():
-            print(f"{name}: {count} of {len(seeds)} matches identical")
-    else:
-        print(json.dumps(reference(seeds), indent=1))
+    page = page_from_sources()
+    if page is None:
+        print(f"the source document {PAGE}* is not on this machine "
+              "(set RETRO_SOURCES)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as scratch:
+        original = assemble(page, Path(scratch))
+        if args.command == "fixture":
+            write_fixture(original, args.seed)
+        elif args.command == "lockstep":
+            same = lockstep(original, seeds)
+            for name, count in same.items():
+                print(f"{name}: {count} of {len(seeds)} matches identical")
+        else:
+            print(json.dumps(reference(original, seeds), indent=1))
     return 0
+
+
+def page_from_sources() -> str | None:
+    """The LiteratePrograms page, found as tests/sources.py finds it."""
+    from sources import sources_dir   # beside this file
+    where = sources_dir()
+    found = sorted(where.glob(f"{PAGE}*")) if where else []
+    return found[0].read_text(encoding="utf-8") if found else None
 
 
 if __name__ == "__main__":

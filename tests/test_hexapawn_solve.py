@@ -1,5 +1,5 @@
 """The hexapawn solver: checked against the plain search of the rules
-chapter, and used to check the seed's claims."""
+chapter, and used to check the claims of Gardner's column and its addendum."""
 from __future__ import annotations
 
 import re
@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).parent))  # the tests beside this file
 from test_hexapawn import random_positions  # noqa: E402
 
 CHAPTER = Path(__file__).resolve().parent.parent / "literate" / "hexapawn_theory.md"
-
 
 
 # --- columns as bytes --------------------------------------------------------------
@@ -66,7 +65,7 @@ def test_a_position_and_its_mirror_image_are_one_entry():
     assert search.position(position) == search.position(mirrored)
 
 
-# --- the seed's claims -------------------------------------------------------------
+# --- the claims of Gardner's column and its addendum -------------------------------
 
 def test_three_by_three_is_a_win_for_the_second_player():
     assert solve(3, 3).winner == "second"

@@ -13,14 +13,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.engines.machines import (MACHINES, SITUATIONS, Coin, MachineError,
-                            make_machine, situation)
+from retro.engines.machines import (MACHINES, SITUATION_NAMES, Coin,
+                                    MachineError, make_machine, situation)
 from retro.engines.mixer import HISTORY, Mixer, Reader, hindsight, Round
 from retro.engines.mrm import MindReadingMachine, predict_change
 from retro.engines.scp import (DL, DW, MAX_DEPTH, SL, SW, SYMBOLS, ContextPredictor,
                        ContextTree, parse_symbols, read, symbol)
 from retro.engines.seer import Seer, play_same
-from retro.games.umpire import game_rngs, play_game
+from retro.engines.umpire import game_rngs, play_game
 
 PAPER_EXAMPLE = ("sldwdlslswslsldlswdlslsldwsldldwswdwslslswswdldlswsldlswdwsw"
                  "dlsl")
@@ -113,11 +113,13 @@ def test_the_registry_cannot_be_changed_by_accident():
         MACHINES["x"] = (Coin, "x")
 
 
-def test_situations_are_numbered_from_wsw_to_ldl():
-    assert SITUATIONS == ("WSW", "WSL", "WDW", "WDL", "LSW", "LSL", "LDW", "LDL")
-    assert SITUATIONS[situation(True, False, True)] == "WSW"
-    assert SITUATIONS[situation(False, True, False)] == "LDL"
-    assert SITUATIONS[situation(True, True, False)] == "WDL"
+def test_situations_are_numbered_as_binary_numbers_from_lsl_to_wdw():
+    assert SITUATION_NAMES == ("LSL", "LSW", "LDL", "LDW",
+                               "WSL", "WSW", "WDL", "WDW")
+    assert SITUATION_NAMES[situation(True, False, True)] == "WSW"
+    assert SITUATION_NAMES[situation(False, True, False)] == "LDL"
+    assert SITUATION_NAMES[situation(True, True, False)] == "WDL"
+    assert situation(True, False, True) == 0b101   # the AWK's key "1/0/1"
 
 
 def test_every_learner_reads_a_dull_opponent():
@@ -171,9 +173,9 @@ def test_seer_against_an_alternating_opponent_matches_the_chapter():
         plays.append("TH"[seer.choose()])
         seer.learn(1 - i % 2)
     assert "".join(plays) == "THTHHTHHTTHTHTHTHTHTHTHTHTHTHTHT"
-    assert seer.counters == [0, 1, -3, 0, -2, 0, 0, 3]
-    assert seer.win_registers == [0, 0, 3, 0, 3, 0, 0, 3]
-    assert SITUATIONS[seer.state] == "WDW"
+    assert seer.counters == [0, -2, 3, 0, 1, 0, 0, -3]
+    assert seer.win_registers == [0, 3, 3, 0, 0, 0, 0, 3]
+    assert SITUATION_NAMES[seer.state] == "WDW"
 
 
 # --- MRM -------------------------------------------------------------------------

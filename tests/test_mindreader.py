@@ -1,6 +1,7 @@
 """The mind reader: the engine, the game at the teletype, and the port
-checked against the original AWK program (tests/data/mindreader.awk, quoted
-as test data and run under mawk by tests/mindreader_awk.py)."""
+checked against the original AWK program (assembled at test time from the
+LiteratePrograms page among the source documents, tests/sources.py, and run
+under mawk by tests/mindreader_awk.py)."""
 from __future__ import annotations
 
 import argparse
@@ -16,19 +17,21 @@ import pytest
 from hypothesis import given, strategies as st
 
 from retro.engines import machines
+from retro.engines.machines import HEADS, TAILS
+from retro.engines.mindreader import (AwkMachine, Mind, Score, consult,
+                                      situation, update, verdict)
 from retro.games import mindreader as mr
-from retro.games.mindreader import (HEADS, TAILS, AwkMachine, Mind, Score, consult,
-                              read_play, situation, update, verdict)
+from retro.games.mindreader import read_play
 from retro.room.store import Store
 from retro.room.teletype import StreamTeletype
 
-sys.path.insert(0, str(Path(__file__).parent))  # the helper beside this file
+sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
 import mindreader_awk as awk  # noqa: E402
-from mindreader_awk import PLAYERS, Replay, Summary, play_port
+from mindreader_awk import PLAYERS, Replay, play_port  # noqa: E402
+from sources import source_text  # noqa: E402
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 DATA = Path(__file__).parent / "data"
-SEED_PAGE = sorted(Path("/work/shared/seeds").glob("001_*.txt"))
 
 needs_mawk = pytest.mark.skipif(awk.mawk() is None, reason="mawk not installed")
 
@@ -52,6 +55,20 @@ def test_situations_number_the_three_facts_as_bits():
     assert situation(Mind(plays=(1, 0), guesses=(1, 0))) == 2
     assert situation(Mind(plays=(1, 1), guesses=(1, 0))) == 1
     assert situation(Mind(plays=(0, 1), guesses=(1, 0))) == 7
+
+
+@pytest.mark.parametrize("plays, guesses, name", [
+    ((HEADS, HEADS), (TAILS, TAILS), "WSW"),   # won, stayed, won
+    ((HEADS, TAILS), (HEADS, TAILS), "LDL"),   # lost, changed, lost
+    ((TAILS, HEADS), (HEADS, TAILS), "WDW"),
+    ((HEADS, HEADS), (HEADS, HEADS), "LSL"),
+    ((TAILS, TAILS), (HEADS, TAILS), "WSL"),
+])
+def test_situations_are_numbered_as_the_machines_number_them(plays, guesses, name):
+    number = situation(Mind(plays=plays, guesses=guesses))
+    assert machines.SITUATION_NAMES[number] == name
+    facts = [letter in "WD" for letter in name]
+    assert machines.situation(*facts) == number
 
 
 def mind_with(t: int, last: int = HEADS) -> Mind:
@@ -336,9 +353,45 @@ def test_opponent_option(registry):
 
 # --- the port against the original AWK ---------------------------------------------
 
-@pytest.mark.skipif(not SEED_PAGE, reason="the seed page is not on this machine")
-def test_the_quoted_listing_is_the_seed_programs_chunks_assembled():
-    assert awk.listing_body() == awk.extract_listing(SEED_PAGE[0].read_text())
+@pytest.fixture(scope="module")
+def original(tmp_path_factory):
+    """The AWK program, assembled from the LiteratePrograms page."""
+    return awk.assemble(source_text(awk.PAGE),
+                        tmp_path_factory.mktemp("mindreader_awk"))
+
+
+def test_a_listing_is_assembled_from_its_chunks_in_the_roots_order():
+    # A made-up page in the saved page's shape: references lost their angle
+    # brackets, a chunk ends at a blank line, "Download code" ends the page.
+    page = ("Some prose.\n\n<<greet>>=\n{ print \"hi\" }\n\nMore prose.\n\n"
+            "<<main.awk>>=\nBEGIN\u00a0{ x = 1 }\ngreet\n<<bye>>\n\n"
+            "<<bye>>=\nEND { print \"bye\" }\nDownload code\ntrailing text\n")
+    page = page.replace("main.awk", "mindreader.awk")
+    assert awk.extract_listing(page) == ('BEGIN { x = 1 }\n{ print "hi" }\n'
+                                         'END { print "bye" }\n')
+
+
+def test_the_original_is_the_pages_chunks_with_set_seed_still_commented(original):
+    listing = original.listing.read_text().splitlines()
+    assert listing[0] == "BEGIN\t{"
+    assert '| An AWKward mind-reading machine                              |' \
+        in " ".join(listing)
+    seed_line = '#BEGIN\t{ "date +%s" | getline seed; srand(seed) }'
+    assert listing.count(seed_line) == 1
+    for chunk in ("set seed", "consult model", "get input", "report results",
+                  "update model", "check for victory"):
+        assert chunk not in listing   # every reference expanded in its place
+    assert listing[-2:] == ['\tprint " T H A N K   Y O U   F O R   P L A Y I N G "',
+                            "\t}"]
+    assert original.set_seed.read_text() == "BEGIN\t{ srand(seed) }\n"
+
+
+@needs_mawk
+def test_the_assembled_original_replays_its_recorded_match(original):
+    """The recording was made from the same page: it plays byte for byte."""
+    lines = (TRANSCRIPTS / "mindreader_awk_seed3.in").read_text().split()
+    recorded = (TRANSCRIPTS / "mindreader_awk_seed3.out").read_text()
+    assert awk.run_awk(original, lines, seed=3) == recorded
 
 
 def test_the_port_replays_a_recorded_awk_match_line_for_line():
@@ -353,8 +406,8 @@ def test_the_port_replays_a_recorded_awk_match_line_for_line():
 
 
 @needs_mawk
-def test_the_port_replays_live_awk_matches_line_for_line():
-    same = awk.lockstep(range(1, 11))
+def test_the_port_replays_live_awk_matches_line_for_line(original):
+    same = awk.lockstep(original, range(1, 11))
     assert same == {name: 10 for name in PLAYERS}
 
 
@@ -362,10 +415,11 @@ DRAW_SEED = 4  # the first seed where mawk and the coin flipper end 50-50
 
 
 @needs_mawk
-def test_the_awk_announces_a_drawn_match_as_a_win_by_zero():
+def test_the_awk_announces_a_drawn_match_as_a_win_by_zero(original):
     # The port, given mawk's random numbers, plays the same 100 rounds and
     # calls the result a draw.
-    awk_match = awk.play_awk(PLAYERS["coin flipper"](DRAW_SEED), DRAW_SEED)
+    awk_match = awk.play_awk(original, PLAYERS["coin flipper"](DRAW_SEED),
+                             DRAW_SEED)
     assert awk_match.score == Score(50, 50)
     assert awk_match.ending == "You won the match by 0 games."
     port = play_port(PLAYERS["coin flipper"](DRAW_SEED),
@@ -375,8 +429,9 @@ def test_the_awk_announces_a_drawn_match_as_a_win_by_zero():
 
 
 @needs_mawk
-def test_lockstep_catches_a_port_that_clips_its_tallies():
-    same = awk.lockstep(range(1, 11), awk.BROKEN["clips its tallies at +-2"])
+def test_lockstep_catches_a_port_that_clips_its_tallies(original):
+    same = awk.lockstep(original, range(1, 11),
+                        awk.BROKEN["clips its tallies at +-2"])
     assert same["coin flipper"] < 10
 
 
@@ -387,8 +442,9 @@ def test_lockstep_catches_a_port_that_clips_its_tallies():
     # a leading space is not a play; quit is not a way out
     (" t\nquit\nh\n", 1),
 ])
-def test_what_the_awk_does_with_lines_that_are_not_plays(typed, reports):
-    out = awk.run_awk(typed.splitlines(), seed=1)
+def test_what_the_awk_does_with_lines_that_are_not_plays(original, typed,
+                                                        reports):
+    out = awk.run_awk(original, typed.splitlines(), seed=1)
     assert out.count("You played heads") == reports
     assert out.count("heads or tails? ") == 3 - reports
 

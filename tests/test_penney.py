@@ -228,7 +228,8 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-SEED_ROWS = [
+# The 8 x 8 table of mga010's blog post "Penney's Game" (2021), as printed.
+BLOG_ROWS = [
     ["0", "1/2", "2/5", "2/5", "1/8", "5/12", "3/10", "1/2"],
     ["1/2", "0", "2/3", "2/3", "1/4", "5/8", "1/2", "7/10"],
     ["3/5", "1/3", "0", "1/2", "1/2", "1/2", "3/8", "7/12"],
@@ -240,10 +241,10 @@ SEED_ROWS = [
 ]
 
 
-def test_odds_json_is_the_seeds_matrix(capsys):
+def test_odds_json_is_the_blog_posts_matrix(capsys):
     code, out, _ = cli(capsys, "odds", "--json")
     assert code == 0
-    assert json.loads(out) == {"patterns": patterns(3), "p": SEED_ROWS}
+    assert json.loads(out) == {"patterns": patterns(3), "p": BLOG_ROWS}
 
 
 def test_odds_text_shows_the_table_and_the_best_replies(capsys):
@@ -252,7 +253,7 @@ def test_odds_text_shows_the_table_and_the_best_replies(capsys):
     lines = out.splitlines()
     assert lines[2].split() == patterns(3)
     assert [line.split() for line in lines[3:11]] == [
-        [pattern] + row for pattern, row in zip(patterns(3), SEED_ROWS)]
+        [pattern] + row for pattern, row in zip(patterns(3), BLOG_ROWS)]
     assert "  HHH     0   1/2   2/5   2/5   1/8  5/12  3/10   1/2" in out
     assert "  against HHH pick THH: it shows first with chance 7/8" in out
     assert "  against HTH pick HHT: it shows first with chance 2/3" in out
@@ -291,13 +292,13 @@ def test_wait(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["odds", "--length", "0"], "retro penney odds: --length must be 1 to 10, not 0"),
-    (["odds", "--length", "11"], "retro penney odds: --length must be 1 to 10, not 11"),
-    (["wait", "--length", "17"], "retro penney wait: --length must be 1 to 16, not 17"),
-    (["odds", "HXH"], "retro penney odds: 'HXH' is not a pattern: use H and T only, like HTH"),
-    (["odds", "HTH", "HT"], "retro penney odds: the patterns must all have the same length"),
-    (["odds", "HTH", "hth"], "retro penney odds: HTH is given twice"),
-    (["wait", "-k", "4", "HTH"], "retro penney wait: the patterns have 3 tosses, not --length 4"),
+    (["odds", "--length", "0"], "retro: --length must be 1 to 10, not 0"),
+    (["odds", "--length", "11"], "retro: --length must be 1 to 10, not 11"),
+    (["wait", "--length", "17"], "retro: --length must be 1 to 16, not 17"),
+    (["odds", "HXH"], "retro: 'HXH' is not a pattern: use H and T only, like HTH"),
+    (["odds", "HTH", "HT"], "retro: the patterns must all have the same length"),
+    (["odds", "HTH", "hth"], "retro: HTH is given twice"),
+    (["wait", "-k", "4", "HTH"], "retro: the patterns have 3 tosses, not --length 4"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
     code, out, err = cli(capsys, *argv)

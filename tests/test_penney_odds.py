@@ -1,5 +1,5 @@
-"""The arithmetic of Penney's game: the seed's table, two methods that agree,
-waiting times, best replies, and real (seeded) coin tosses."""
+"""The arithmetic of Penney's game: the blog post's table, two methods that
+agree, waiting times, best replies, and real (seeded) coin tosses."""
 from __future__ import annotations
 
 import math
@@ -15,10 +15,11 @@ from retro.engines.penney_odds import (
     chain_waiting_time, counter, first_pick_chance, leading_number, odds,
     odds_matrix, parse_pattern, patterns, toss_until, waiting_time)
 
-# The seed's table (004_..., "fracformat(7); W"), typed in as printed there:
+# The table of mga010's blog post "Penney's Game" (30 April 2021), the output
+# of its "fracformat(7); W", typed in as printed there:
 # row i, column j is the chance that triplet i shows before triplet j, the
 # triplets numbered 000, 001, ..., 111 with 0 for heads and 1 for tails.
-SEED_TABLE = """
+BLOG_TABLE = """
       0    1/2    2/5    2/5    1/8   5/12   3/10    1/2
     1/2      0    2/3    2/3    1/4    5/8    1/2   7/10
     3/5    1/3      0    1/2    1/2    1/2    3/8   7/12
@@ -28,34 +29,45 @@ SEED_TABLE = """
    7/10    1/2    5/8    1/4    2/3    2/3      0    1/2
     1/2   3/10   5/12    1/8    2/5    2/5    1/2      0
 """
-SEED_MATRIX = [[F(cell) for cell in line.split()]
-               for line in SEED_TABLE.strip().splitlines()]
+BLOG_MATRIX = [[F(cell) for cell in line.split()]
+               for line in BLOG_TABLE.strip().splitlines()]
 
-# The seed's printPG: the best reply to each triplet, (0,0,0) -> (1,0,0) ...
-SEED_REPLIES = {"000": "100", "001": "100", "010": "001", "011": "001",
+# The blog post's printPG: the best reply to each triplet, (0,0,0) -> (1,0,0) ...
+BLOG_REPLIES = {"000": "100", "001": "100", "010": "001", "011": "001",
                 "100": "110", "101": "110", "110": "011", "111": "011"}
+
+
+def test_the_typed_in_table_and_replies_are_the_blog_posts():
+    from sources import source_text
+    post = source_text("004_")
+    printed = post.split("fracformat(7); W, defformat;\n", 1)[1].splitlines()
+    assert [[F(cell) for cell in line.split()] for line in printed[:8]] == \
+        BLOG_MATRIX
+    replies = post.split(">printPG(W)\n", 1)[1].splitlines()[:8]
+    assert [line.strip() for line in replies] == [
+        f"({','.join(a)}) -> ({','.join(b)})" for a, b in BLOG_REPLIES.items()]
 
 
 def letters(digits: str) -> str:
     return digits.replace("0", "H").replace("1", "T")
 
 
-def test_patterns_come_in_the_seeds_order():
+def test_patterns_come_in_the_blog_posts_order():
     assert patterns(3) == ["HHH", "HHT", "HTH", "HTT", "THH", "THT", "TTH", "TTT"]
     assert patterns(1) == ["H", "T"]
     assert len(patterns(8)) == 256
 
 
-def test_conway_matrix_is_the_seeds_table():
-    assert odds_matrix(3) == SEED_MATRIX
+def test_conway_matrix_is_the_blog_posts_table():
+    assert odds_matrix(3) == BLOG_MATRIX
 
 
-def test_markov_chain_matrix_is_the_seeds_table():
+def test_markov_chain_matrix_is_the_blog_posts_table():
     triplets = patterns(3)
-    assert [[chain_odds(a, b) for b in triplets] for a in triplets] == SEED_MATRIX
+    assert [[chain_odds(a, b) for b in triplets] for a in triplets] == BLOG_MATRIX
 
 
-def test_seeds_worked_examples():
+def test_the_blog_posts_worked_examples():
     # getw(M,2,3) = 2/3: (0,0,1) before (0,1,0); getw(M,5,1) = 7/8.
     assert odds("HHT", "HTH") == F(2, 3) == chain_odds("HHT", "HTH")
     assert odds("THH", "HHH") == F(7, 8) == chain_odds("THH", "HHH")
@@ -63,8 +75,8 @@ def test_seeds_worked_examples():
     assert odds("THH", "HHT") == F(3, 4) == chain_odds("THH", "HHT")
 
 
-def test_best_replies_are_the_seeds_and_the_rule():
-    for pattern, reply in SEED_REPLIES.items():
+def test_best_replies_are_the_blog_posts_and_the_rule():
+    for pattern, reply in BLOG_REPLIES.items():
         assert best_reply(letters(pattern)) == letters(reply)
         assert counter(letters(pattern)) == letters(reply)
 
@@ -105,18 +117,18 @@ def test_waiting_times_agree_at_length_six():
         assert waiting_time(pattern) == chain_waiting_time(pattern)
 
 
-def test_the_seeds_claim_of_equal_waiting_times_is_false():
+def test_the_blog_posts_claim_of_equal_waiting_times_is_false():
     waits = {p: waiting_time(p) for p in patterns(3)}
     assert waits == {"HHH": 14, "HHT": 8, "HTH": 10, "HTT": 8,
                      "THH": 8, "THT": 10, "TTH": 8, "TTT": 14}
-    # The seed's own example: (1,0,1) is THT, (1,1,1) is TTT.
+    # The blog post's own example: (1,0,1) is THT, (1,1,1) is TTT.
     assert waits["THT"] < waits["TTT"]
     assert odds("THT", "TTT") == F(3, 5)
     assert odds("HTH", "HHH") == F(3, 5)
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4])
-def test_what_the_seeds_argument_does_prove_equal_return_times(length):
+def test_what_the_blog_posts_argument_does_prove_equal_return_times(length):
     assert {chain_return_time(p) for p in patterns(length)} == {2 ** length}
 
 
@@ -284,11 +296,11 @@ def chapter_table(first_header: str) -> list[list[str]]:
     return rows
 
 
-def test_the_chapters_matrix_is_the_code_and_the_seeds():
+def test_the_chapters_matrix_is_the_code_and_the_blog_posts():
     rows = chapter_table("row before column")
     assert [row[0] for row in rows] == patterns(3)
     assert [[F(cell) for cell in row[1:]] for row in rows] == \
-        odds_matrix(3) == SEED_MATRIX
+        odds_matrix(3) == BLOG_MATRIX
 
 
 def test_the_chapters_waiting_and_return_times():

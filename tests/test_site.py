@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+from html import escape as html_escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -78,40 +79,64 @@ def test_every_chapter_is_in_the_book(site):
         assert f"book/{chapter}/" in nav
 
 
-def test_tangler_page_has_titles_and_working_chunk_links(site):
-    tangler = page(site, "tangle")
-    assert "\u27e8retro/tangle.py\u27e9\u00a0=" in tangler.titles
-    assert "\u27e8reading a chapter\u27e9\u00a0+=" in tangler.titles
-    assert len(tangler.refs) >= 10
-    for href in tangler.refs:
-        assert href.startswith("#") and href[1:] in tangler.ids, href
-    html = (site / "book" / "tangle" / "index.html").read_text()
-    # the root's first reference leads to the data model's definition...
-    assert 'href="#chunk-the-data-model">&lt;&lt;the data model&gt;&gt;</a>' in html
-    # ...whose links lead back to where it is used
-    links = re.search(r'id="chunk-the-data-model".*?<p class="chunk-links">(.*?)</p>',
-                      html, re.S).group(1)
-    assert 'used in <a href="#chunk-retro-tangle-py">' in links
+def titles_and_ids(html: str) -> dict[str, list[str]]:
+    """Each chunk's name -> the ids of its definitions, in page order."""
+    found: dict[str, list[str]] = {}
+    for anchor, name in re.findall(
+            r'<p class="chunk-title" id="([^"]+)"><a[^>]*>&lang;(.*?)&rang;',
+            html):
+        found.setdefault(unescape(name), []).append(anchor)
+    return found
+
+
+def links_after(html: str, anchor: str) -> str:
+    """The text of the chunk-links paragraph under the definition `anchor`."""
+    found = re.search(rf'id="{re.escape(anchor)}".*?</pre>.*?'
+                      r'(?:<p class="chunk-links">(.*?)</p>|<p class="chunk-title")',
+                      html, re.S)
+    return (found.group(1) or "") if found else ""
+
+
+@pytest.mark.parametrize("chapter", ["tangle", "mindreader", "flip", "hexapawn",
+                                     "penney", "room"])
+def test_every_chunk_is_titled_and_linked_to_its_parts_and_users(site, chapter):
+    from retro.book.tangle import REFERENCE, read_chapter
+
+    source = read_chapter(ROOT / "literate" / f"{chapter}.md")
+    html = (site / "book" / chapter / "index.html").read_text()
+    ids = titles_and_ids(html)
+    users: dict[str, list[tuple[str, int]]] = {}
+    seen: dict[str, int] = {}
+    for definition in source.definitions:
+        nth = seen[definition.name] = seen.get(definition.name, 0) + 1
+        for line in definition.lines:
+            found = REFERENCE.match(line.text)
+            if found:
+                users.setdefault(found["name"].strip(), []).append(
+                    (definition.name, nth))
+    assert sorted(ids) == sorted(seen)
+    for name, count in seen.items():
+        assert len(ids[name]) == count, name
+        for nth in range(1, count):  # each part links to the next
+            assert f'href="#{ids[name][nth]}"' in links_after(html, ids[name][nth - 1])
+        for user, nth in users.get(name, []):
+            assert f'href="#{ids[user][nth - 1]}"' in links_after(html, ids[name][0]), \
+                f"<<{name}>> is used in <<{user}>> part {nth}"
+    refs = page(site, chapter).refs
+    assert len(refs) == sum(len(u) for u in users.values())
     assert "xqxref" not in html
 
 
-def test_the_links_under_a_chunk_lead_to_its_other_parts_and_users(site):
-    tangler = page(site, "tangle")
-    kinds = {}
-    for kind, href in tangler.links:
-        kinds.setdefault(kind.split(",")[0].strip(), set()).add(href)
-    # <<reading a chapter>> comes in three parts, all used by the root
-    assert "#chunk-reading-a-chapter-2" in kinds["continued in"]
-    assert "#chunk-reading-a-chapter" in kinds["continues"]
-    assert "#chunk-retro-tangle-py" in kinds["used in"]
-    # <<expand one reference>> is used inside <<expanding a chunk>>
-    html = (site / "book" / "tangle" / "index.html").read_text()
-    links = re.search(r'id="chunk-expand-one-reference".*?'
-                      r'<p class="chunk-links">(.*?)</p>', html, re.S).group(1)
-    assert links == ('used in <a href="#chunk-expanding-a-chunk">'
-                     '&lang;expanding a chunk&rang;</a>')
-    assert 'href="#chunk-expand-one-reference">&lt;&lt;expand one ' \
-           'reference&gt;&gt;</a>' in html
+def test_the_book_is_in_reading_order(site):
+    from retro.registry import book_parts
+
+    home = (site / "index.html").read_text()
+    order = list(dict.fromkeys(re.findall(r'href="book/([a-z_]+)/"', home)))
+    expected = [name for _, names in book_parts() for name in names]
+    assert order == expected
+    assert order[0] == "mindreader" and order[-1] == "cli"
+    for title, _ in book_parts():
+        assert html_escape(title) in home
 
 
 def test_every_chunk_link_in_the_book_resolves(site):

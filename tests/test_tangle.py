@@ -45,6 +45,11 @@ def run(*args: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def lines_of(output) -> list:
+    """Every line of a planned output with its origin, header first."""
+    return [output.line(number) for number in range(1, output.count + 1)]
+
+
 def body_of(path: Path) -> str:
     """A tangled file without its one-line header."""
     return path.read_text().split("\n", 1)[1]
@@ -55,8 +60,8 @@ def body_of(path: Path) -> str:
 def test_the_tangler_tangles_itself_byte_for_byte():
     plan, _ = tangle.load([ROOT / "literate" / "tangle.md"])
     assert not plan.errors
-    output = plan.outputs[(ROOT / "retro" / "tangle.py").resolve()]
-    assert output.text.encode() == (ROOT / "retro" / "tangle.py").read_bytes()
+    output = plan.outputs[(ROOT / "retro" / "book" / "tangle.py").resolve()]
+    assert output.text.encode() == (ROOT / "retro" / "book" / "tangle.py").read_bytes()
 
 
 def test_the_committed_modules_are_up_to_date():
@@ -266,14 +271,46 @@ def test_warnings_for_unused_chunks_and_rootless_chapters(project):
     assert "literate/notes.md:1: warning: chapter has no root chunk" in err
 
 
-def test_usage_errors_are_one_line(project):
-    status, _, err = run("literate/missing.md")
-    assert status == 2 and err.count("\n") == 1 and "no such chapter" in err
+USAGE_ERRORS = {
+    ("literate/missing.md",): "no such chapter: literate/missing.md",
+    ("--bogus",): "unrecognized arguments: --bogus",
+    ("--where",): "argument --where: expected FILE:LINE",
+    ("--where", "out/a.py"): "--where wants FILE:LINE, not 'out/a.py'",
+    ("--where", "out/a.py:99"): "out/a.py has 2 lines, not 99",
+    ("--where", "out/b.py:1"): "out/b.py is not produced by the chapters tangled",
+}
+
+
+@pytest.mark.parametrize("args", sorted(USAGE_ERRORS))
+def test_usage_errors_are_one_line_like_the_rest_of_retro(project, args):
     write(project, "a.md", chunk("out/a.py", "a = 1"))
-    status, _, err = run("--where", "out/a.py")
-    assert status == 2 and "FILE:LINE" in err
-    status, _, err = run("--where", "out/a.py:99")
-    assert status == 2 and "has 2 lines" in err
+    status, out, err = run(*args)
+    assert status == 2 and out == ""
+    assert err == (f"retro tangle: error: {USAGE_ERRORS[args]}; "
+                   "try 'retro tangle --help'\n")
+
+
+def test_help_says_what_tangling_does_and_lists_the_options():
+    status, out, err = run("--help")
+    assert status == 0 and err == ""
+    assert out.startswith("usage: retro tangle [-h] [--check] [--where FILE:LINE]")
+    for words in ("root chunk", "file.md:line", "PATH", "--check", "--where",
+                  "-h, --help"):
+        assert words in out
+
+
+def test_options_of_retro_before_tangle_are_allowed(project):
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    for args, status, said in (
+            (["--check"], 1, "out/a.py would change"),
+            ([], 0, "1 written"),
+            (["--check"], 0, "1 file up to date"),
+            (["--bogus"], 2, "retro tangle: error: unrecognized arguments")):
+        result = subprocess.run(
+            [sys.executable, "-m", "retro", "--seed", "3", "tangle", *args],
+            cwd=project, capture_output=True, text=True)
+        assert result.returncode == status, result.stderr
+        assert said in result.stdout + result.stderr
 
 
 # --- --check and --where ---------------------------------------------------
@@ -306,15 +343,38 @@ def test_command_line_exit_status_and_help():
     assert result.returncode == 0 and "tangle" in result.stdout
     result = subprocess.run([sys.executable, "-m", "retro", "tangle", "--bogus"],
                             capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 2 and "unrecognized arguments" in result.stderr
+    assert result.returncode == 2 and result.stderr == (
+        "retro tangle: error: unrecognized arguments: --bogus; "
+        "try 'retro tangle --help'\n")
 
 
 # --- properties -------------------------------------------------------------
 
+# A name, as the chunk syntax defines it: any text without << or >>. The
+# tangler's patterns spell that another way, for speed; they must agree.
+SPEC_NAME = r"(?:(?!<<|>>).)+"
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="<>= ab\t", max_size=14))
+def test_the_quick_name_pattern_means_any_text_without_double_brackets(text):
+    for line in (f"<<{text}>>=", f"  <<{text}>>", text):
+        spec_definition = re.match(rf"^<<({SPEC_NAME})>>=\s*$", line)
+        definition = tangle.DEFINITION.match(line)
+        assert bool(definition) == bool(spec_definition)
+        if definition:
+            assert definition["name"] == spec_definition[1]
+        spec_reference = re.match(rf"^[ \t]*<<({SPEC_NAME})>>\s*$", line)
+        reference = tangle.REFERENCE.match(line)
+        assert bool(reference) == bool(spec_reference)
+        if reference:
+            assert reference["name"] == spec_reference[1]
+
+
 names = st.text(alphabet="abcdefghij klmnop", min_size=1, max_size=12).map(
     str.strip).filter(lambda n: n and " " in n or n.isalpha())
 code_line = st.text(alphabet="abcxyz =+-*/()<>:'#", max_size=30).filter(
-    lambda line: not tangle.REFERENCE.match(line) and not tangle.FENCE.match(line)
+    lambda line: not tangle.REFERENCE.match(line)
     and not line.strip().startswith("<<"))
 bodies = st.lists(code_line, min_size=1, max_size=8)
 
@@ -329,7 +389,7 @@ def test_a_chapter_without_references_tangles_to_its_chunks_text(tmp_path_factor
     assert not plan.errors
     (output,) = plan.outputs.values()
     expected = [line if line.strip() else "" for b in blocks for line in b]
-    assert [t for t, _ in output.lines[1:]] == expected
+    assert [t for t, _ in lines_of(output)[1:]] == expected
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -344,7 +404,7 @@ def test_expansion_indents_every_nonblank_line_and_where_maps_back(tmp_path_fact
     plan = tangle.tangle([tangle.read_chapter(path, text)], path.parent)
     assert not plan.errors
     (output,) = plan.outputs.values()
-    body = output.lines[1:]
+    body = lines_of(output)[1:]
     expected = [(indent + line) if line.strip() else ""
                 for indent, b in parts for line in b]
     assert [t for t, _ in body] == expected
@@ -363,7 +423,7 @@ def test_where_maps_every_line_of_the_real_chapters(chapter):
     plan, _ = tangle.load([chapter])
     for output in plan.outputs.values():
         source = chapter.read_text().split("\n")
-        for text, origin in output.lines[1:]:
+        for text, origin in lines_of(output)[1:]:
             if text.startswith("#!"):
                 continue
             assert source[origin.lineno - 1].strip() == text.strip()

@@ -123,7 +123,6 @@ class Search:
                     if 0 <= to < len(part) and squares[part[to]][row + forward] == enemy:
                         yield col, row, to
 
-
     def facts(self, part: bytes) -> Facts:
         known = self.part_facts.get(part)
         if known is None:

@@ -48,13 +48,15 @@ class Coin:
         pass
 
 
-SITUATIONS = tuple(before + change + last
-                   for before in "WL" for change in "SD" for last in "WL")
+SITUATION_NAMES = tuple(before + change + last
+                        for before in "LW" for change in "SD"
+                        for last in "LW")
 
 
 def situation(won_before_last: bool, changed: bool, won_last: bool) -> int:
-    """The index of a situation in SITUATIONS (0 is WSW, 7 is LDL)."""
-    return 4 * (not won_before_last) + 2 * changed + (not won_last)
+    """The number of a situation, 0 (LSL) to 7 (WDW): the three facts read
+    as a binary number, a win or a change counting 1."""
+    return 4 * won_before_last + 2 * changed + won_last
 
 
 def lazy(module: str, attribute: str) -> Callable[[random.Random], Machine]:
@@ -74,13 +76,13 @@ MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
         "mrm": (lazy("retro.engines.mrm", "MindReadingMachine"),
                 "Shannon's mind-reading machine (1953): 8 situations, "
                 "2-bit change registers"),
-        "awk": (lazy("retro.games.mindreader", "AwkMachine"),
+        "awk": (lazy("retro.engines.mindreader", "AwkMachine"),
                 "Shannon's machine as the AWK listing plays it: "
                 "unbounded tallies"),
         "scp": (lazy("retro.engines.scp", "ContextPredictor"),
                 "the Sibiu simple contextual predictor (2020): "
                 "longest unbalanced context"),
-        "flip": (lazy("retro.games.flip", "FlipMachine"),
+        "flip": (lazy("retro.engines.flip", "FlipMachine"),
                  "Flip, from More BASIC Computer Games: a learned "
                  "probability per two-round history"),
         "mixer": (lazy("retro.engines.mixer", "Mixer"),

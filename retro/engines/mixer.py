@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from retro.engines.machines import coin
+from retro.engines.machines import coin, situation
 
 PRIOR = 0.4          # pseudo-counts on each side of a fresh context
 DECAY = 0.9          # old counts fade by this much each visit
@@ -82,10 +82,11 @@ DIRECT = (nothing,
 
 
 def opponents_situation(history: Sequence[Round]) -> Hashable:
+    """The opponent's situation, numbered as the machines chapter does."""
     if len(history) < 2:
         return None
     before, last = history[-2:]
-    return before.they_won, last.they_changed, last.they_won
+    return situation(before.they_won, last.they_changed, last.they_won)
 
 
 def last_plays(length: int) -> Callable[[Sequence[Round]], Hashable]:

@@ -9,7 +9,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 
-from retro.engines.machines import SITUATIONS, coin, situation
+from retro.engines.machines import SITUATION_NAMES, coin, situation
 
 
 def opponents_situation(rounds: Sequence[tuple[int, int]]) -> int | None:
@@ -37,7 +37,7 @@ class MindReadingMachine:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.registers: list[tuple[bool, ...]] = [()] * len(SITUATIONS)
+        self.registers: list[tuple[bool, ...]] = [()] * len(SITUATION_NAMES)
         self.rounds: deque[tuple[int, int]] = deque(maxlen=2)
         self.state: int | None = None
         self.play: int | None = None

@@ -8,14 +8,14 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-COIN = "HT"  # heads is 0, tails is 1: the seed's 0 and 1
+COIN = "HT"  # a toss: heads is the bit 0, tails the bit 1
 ZERO = Fraction(0)
 _DIGITS = str.maketrans("HT", "01")
 _LETTERS = str.maketrans("01", "HT")
 
 
 def patterns(length: int) -> list[str]:
-    """All 2**length patterns of `length` tosses, in the seed's order."""
+    """All 2**length patterns of `length` tosses, counting up from H...H."""
     return [spell(bits, length) for bits in range(1 << length)]
 
 
@@ -87,7 +87,7 @@ def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]
 
 def settle_windows(length: int, fixed: dict[int, Fraction],
                    cost: Fraction = ZERO) -> list[Fraction]:
-    """The value of every window of `length` tosses in the seed's chain.
+    """The value of every window of `length` tosses in the chain of windows.
 
     A window in `fixed` is absorbing and keeps its value there; any other
     window is worth `cost` plus the mean of the two windows a toss leads to.
@@ -113,7 +113,7 @@ def settle_windows(length: int, fixed: dict[int, Fraction],
     return [fixed[w] if w in fixed else solved[w] for w in range(size)]
 
 def chain_odds(a: str, b: str) -> Fraction:
-    """P(a shows before b), from the seed's absorbing Markov chain."""
+    """P(a shows before b), from the absorbing Markov chain of windows."""
     length = common_length(a, b)
     if a == b:
         return ZERO

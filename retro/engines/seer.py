@@ -9,7 +9,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 
-from retro.engines.machines import SITUATIONS, coin, situation
+from retro.engines.machines import SITUATION_NAMES, coin, situation
 
 LIMIT = 3  # the counters' stops
 
@@ -44,8 +44,8 @@ class Seer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.counters = [0] * len(SITUATIONS)
-        self.win_registers = [0] * len(SITUATIONS)
+        self.counters = [0] * len(SITUATION_NAMES)
+        self.win_registers = [0] * len(SITUATION_NAMES)
         self.rounds: deque[tuple[int, int]] = deque(maxlen=2)
         self.state: int | None = None
         self.play: int | None = None

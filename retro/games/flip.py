@@ -1,124 +1,16 @@
 # Tangled from literate/flip.md: edit the chapter, not this file, then run `retro tangle`.
-"""Flip, from More BASIC Computer Games: a computer that learns how you guess.
+"""Flip at the teletype: fifty guesses against a computer that learns you.
 
 Tangled from literate/flip.md, which explains it.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-TITLE = "Flip"
-
-TURNS = 50            # the listing's B1
-OLD_MEMORY = 0.8      # F1: how much of an old estimate survives each visit
-RANDOMNESS = 0.3      # F2: how much chance is mixed into each answer
-YES, NO = 1, 0
-SITUATIONS = 16
-
-
-@dataclass(frozen=True)
-class History:
-    """The last two turns: the listing's X(1), X(2), X(3), X(4)."""
-
-    guess_before: int   # X(1): your guess two turns ago
-    answer_before: int  # X(2): the computer's answer two turns ago
-    guess_last: int     # X(3): your guess last turn
-    answer_last: int    # X(4): the computer's answer last turn
-
-    def situation(self) -> int:
-        """Which of the 16 estimates applies now (the listing's I9, less 1)."""
-        return (8 * self.answer_last + 4 * self.guess_last
-                + 2 * self.answer_before + self.guess_before)
-
-
-@dataclass(frozen=True)
-class Mind:
-    """All the computer knows: your profile and the last two turns."""
-
-    profile: tuple[float, ...]
-    history: History
-
-
-def fresh_profile() -> tuple[float, ...]:
-    """Sixteen estimates of one half: nothing known yet."""
-    return (0.5,) * SITUATIONS
-
-
-def random_history(rng: random.Random) -> History:
-    """Four random bits, drawn X(1) first, each 1 when the draw is .5 or more."""
-    return History(*(int(2 * rng.random()) for _ in range(4)))
-
-
-def new_mind(rng: random.Random,
-             profile: tuple[float, ...] | None = None) -> Mind:
-    """A mind for a new game: a given profile (or a fresh one), a new history."""
-    return Mind(fresh_profile() if profile is None else tuple(profile),
-                random_history(rng))
-
-
-def estimate(mind: Mind) -> float:
-    """Z1: the estimated chance that you say yes in the present situation."""
-    return mind.profile[mind.history.situation()]
-
-
-def chance_of_no(estimate: float, rng: random.Random) -> float:
-    """Z2: the adjusted chance that the computer answers no."""
-    if estimate == 0.5:
-        return rng.random()
-    if estimate < 0.5:
-        return RANDOMNESS * estimate
-    return RANDOMNESS * estimate + (1 - RANDOMNESS)
-
-
-def answer(mind: Mind, rng: random.Random) -> int:
-    """The computer's answer for this turn, decided before you guess."""
-    z2 = chance_of_no(estimate(mind), rng)  # first: it may draw a number
-    return NO if rng.random() < z2 else YES
-
-
-def shifted(history: History, guess: int, answer: int) -> History:
-    """The history after a turn: X(1)=X(3), X(2)=X(4), X(3)=guess, X(4)=answer."""
-    return History(history.guess_last, history.answer_last, guess, answer)
-
-
-def learned(mind: Mind, guess: int, answer: int) -> Mind:
-    """The mind after a turn: one estimate updated, the history shifted."""
-    situation = mind.history.situation()
-    old = mind.profile[situation]
-    profile = list(mind.profile)
-    profile[situation] = OLD_MEMORY * old + (1 - OLD_MEMORY) * guess
-    return Mind(tuple(profile), shifted(mind.history, guess, answer))
-
-
-@dataclass(frozen=True)
-class Game:
-    """A finished game: the guesses, the answers, and what was learned."""
-
-    guesses: tuple[int, ...]
-    answers: tuple[int, ...]
-    mind: Mind
-
-    @property
-    def score(self) -> int:
-        """The turns you won: your guess matched the computer's answer."""
-        return sum(g == a for g, a in zip(self.guesses, self.answers))
-
-
-def autoplay(guesses: Iterable[int], rng: random.Random, *,
-             mind: Mind | None = None,
-             rule: Callable[[Mind, random.Random], int] = answer) -> Game:
-    """Play a game against guesses fixed in advance; `rule` answers."""
-    mind = new_mind(rng) if mind is None else mind
-    played, answers = [], []
-    for guess in guesses:
-        computer = rule(mind, rng)
-        mind = learned(mind, guess, computer)
-        played.append(guess)
-        answers.append(computer)
-    return Game(tuple(played), tuple(answers), mind)
-
+from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
+                                Mind, answer, fresh_profile, learned,
+                                new_mind)
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
 
@@ -169,13 +61,6 @@ def profile_table(profile: Sequence[float]) -> str:
     return "\n".join(lines)
 
 
-def outcome(score: int) -> str:
-    """The game from your side: more than half the turns is a win."""
-    if 2 * score > TURNS:
-        return "win"
-    return "loss" if 2 * score < TURNS else "draw"
-
-
 def end_of_game(tty, game: Game, *, show_profile: bool) -> None:
     tty.say("END OF GAME.")
     tty.say(f"YOU GOT {game.score} OUT OF {TURNS} CORRECT.")
@@ -184,6 +69,13 @@ def end_of_game(tty, game: Game, *, show_profile: bool) -> None:
         tty.say(profile_table(game.mind.profile))
     tty.say()
     tty.say()
+
+
+def outcome(score: int) -> str:
+    """The game from your side: more than half the turns is a win."""
+    if 2 * score > TURNS:
+        return "win"
+    return "loss" if 2 * score < TURNS else "draw"
 
 
 def record(store, game: Game, *, seed: int | None, number: int,
@@ -209,7 +101,7 @@ def saved_profile(store) -> tuple[float, ...] | None:
         profile = tuple(float(p) for p in value)
     except (TypeError, ValueError):
         raise ValueError("unreadable") from None
-    if len(profile) != SITUATIONS or not all(0 <= p <= 1 for p in profile):
+    if len(profile) != HISTORIES or not all(0 <= p <= 1 for p in profile):
         raise ValueError("unreadable")
     return profile
 
@@ -226,6 +118,16 @@ def recall(tty, store) -> tuple[float, ...]:
         return fresh_profile()
     tty.say("THE COMPUTER REMEMBERS HOW YOU GUESSED LAST TIME.")
     return profile
+
+
+def forget(tty, store, **_) -> None:
+    """Make Flip forget the profile it saved about you."""
+    if store.get(PROFILE_KEY) is None:
+        tty.say("FLIP HAS NO NOTES ON YOU.")
+        return
+    if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == YES:
+        store.delete(PROFILE_KEY)
+        tty.say("FORGOTTEN.")
 
 
 BANNER = (" " * 24 + "FLIP\n"
@@ -304,50 +206,5 @@ def play_with_memory(tty, store, *, seed: int) -> None:
     play(tty, rng=random.Random(seed), store=store, seed=seed, remember=True)
 
 
-def forget(tty, store, **_) -> None:
-    """Make Flip forget the profile it saved about you."""
-    if store.get(PROFILE_KEY) is None:
-        tty.say("FLIP HAS NO NOTES ON YOU.")
-        return
-    if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == YES:
-        store.put(PROFILE_KEY, None)
-        tty.say("FORGOTTEN.")
-
-
 ROOM_COMMANDS = {"PLAY FLIP WITH MEMORY": play_with_memory,
                  "FORGET FLIP": forget}
-
-
-class FlipMachine:
-    """Flip's computer as a matcher: it plays the opposite of Flip's answer."""
-
-    name = "flip"
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.mind = new_mind(rng)
-        self.answer: int | None = None
-
-    def choose(self) -> int:
-        self.answer = answer(self.mind, self.rng)
-        return 1 - self.answer
-
-    def learn(self, opponent: int) -> None:
-        if self.answer is None:
-            self.answer = answer(self.mind, self.rng)
-        self.mind = learned(self.mind, opponent, self.answer)
-        self.answer = None
-
-
-JAVA_RANDOMNESS = 0.06
-
-
-def java_answer(mind: Mind, rng: random.Random) -> int:
-    """The Java retelling's rule: one draw, a 0.06 randomness factor."""
-    p = estimate(mind)
-    chance_of_yes = 0.5
-    if p > 0.501:
-        chance_of_yes = p * JAVA_RANDOMNESS
-    elif p < 0.499:
-        chance_of_yes = p * JAVA_RANDOMNESS + (1 - JAVA_RANDOMNESS)
-    return YES if chance_of_yes >= rng.random() else NO

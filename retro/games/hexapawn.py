@@ -11,16 +11,18 @@ import sys
 import time
 from dataclasses import dataclass
 
-from retro.common import whole_number
-from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
-                                  board_lines, board_text, legal_moves,
-                                  parse_move, result, start, why_illegal)
-from retro.engines.hexapawn_solve import MAX_ROWS, brown, solve, winning_openings
-from retro.engines.matchbox import (STRATEGIES, Box, Draw, Game, Robot, box_for, draw,
-                            fresh, learn, learning_curve, lesson, matchboxes,
-                            robot_from_json, robot_json, train, unbeatable)
-
-TITLE = "Hexapawn"
+from retro.common import new_seed, whole_number
+from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position,
+                                          after, board_lines, board_text,
+                                          legal_moves, parse_move, result,
+                                          start, why_illegal)
+from retro.engines.hexapawn_solve import (MAX_ROWS, brown, solve,
+                                          winning_openings)
+from retro.engines.matchbox import (STRATEGIES, Box, Draw, Game, Robot,
+                                    box_for, draw, fresh, learn,
+                                    learning_curve, lesson, matchboxes,
+                                    robot_from_json, robot_json, train,
+                                    unbeatable)
 
 BANNER = """\
 HEXAPAWN
@@ -279,8 +281,8 @@ def register(subparsers) -> None:
     train.add_argument("--opponent", choices=("perfect", "random", "her", "him"),
                        default="perfect", type=str.lower,
                        help="who it plays (default perfect)")
-    train.add_argument("--games", type=game_count, default=100, metavar="N",
-                       help="how many games (default 100)")
+    train.add_argument("--games", type=whole_number(1, 1_000_000), default=100,
+                       metavar="N", help="how many games (default 100)")
     train.add_argument("--first", choices=("opponent", "robot", "alternate"),
                        default="opponent", type=str.lower,
                        help="who moves first (default opponent, as in Gardner)")
@@ -296,7 +298,8 @@ def register(subparsers) -> None:
         description="Exhaustive search: which player wins hexapawn on a "
                     "board of R rows and N columns, each side starting with "
                     "a full row of pawns.")
-    solve.add_argument("--cols", type=board_size, required=True, metavar="N",
+    solve.add_argument("--cols", type=whole_number(1, 10_000), required=True,
+                       metavar="N",
                        help="columns (3 rows: any; more rows: keep it small)")
     solve.add_argument("--rows", type=whole_number(2, MAX_ROWS), default=3,
                        metavar="R",
@@ -305,10 +308,6 @@ def register(subparsers) -> None:
                        help="also list the first moves that win")
     solve.add_argument("--json", action="store_true", help="print JSON")
     solve.set_defaults(func=solve_command)
-
-
-game_count = whole_number(1, 1_000_000)
-board_size = whole_number(1, 10_000)
 
 
 def boxes_command(args) -> int:
@@ -359,7 +358,7 @@ def print_lids(robot: Robot, boxes: list[Box]) -> None:
 
 
 def train_command(args) -> int:
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+    seed = args.seed if args.seed is not None else new_seed()
     robot = fresh(args.robot)
     opponent = fresh(args.opponent) if args.opponent in ("her", "him") \
         else STRATEGIES[args.opponent]

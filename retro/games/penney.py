@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 import random
 import re
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.common import whole_number
+from retro.common import UsageError, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
-                               first_pick_chance, odds, odds_matrix,
-                               parse_pattern, patterns, toss_until,
-                               waiting_time)
+                                       first_pick_chance, odds, odds_matrix,
+                                       parse_pattern, patterns, toss_until,
+                                       waiting_time)
 
-TITLE = "Penney's game"
 STAKE = 100                    # pennies in a fresh stake
 BANKROLL = "penney.bankroll"   # the store's key for the player's pennies
 LENGTHS = range(1, 9)          # tosses in a pattern, for the game
@@ -78,7 +76,6 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
         pass
     tty.say(f"You leave with {pennies(store.get(BANKROLL, STAKE))}.")
 
-
 def one_bet(tty, rng: random.Random, store, seed: int | None,
             length: int) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet."""
@@ -133,7 +130,6 @@ def read_yes_no(answer: str) -> bool:
     if word in ("n", "no"):
         return False
     raise ValueError("answer y or n (or q to leave)")
-
 
 def pattern_reader(length: int, taken: str | None = None):
     def read(answer: str) -> str:
@@ -221,10 +217,18 @@ def settle(store, bet: Bet, seed: int | None) -> int:
                     "chance": str(bet.player_chance), "bankroll": after})
     return after
 
+play_length = whole_number(min(LENGTHS), max(LENGTHS))
+
+
+def add_play_options(parser) -> None:
+    """`retro play penney --length K`."""
+    parser.add_argument("--length", "-k", type=play_length, default=3,
+                        metavar="K", help="tosses in each pattern, 1 to 8 "
+                                          "(default 3)")
+
 ODDS_LENGTHS = range(1, 11)   # the whole matrix: 2**k by 2**k
 WAIT_LENGTHS = range(1, 17)   # the waiting times: 2**k of them
 TABLE_SIZE = 16               # most rows, and tosses, for a printed table
-
 
 def register(subparsers) -> None:
     """Add `retro penney odds|wait`."""
@@ -259,54 +263,31 @@ def register(subparsers) -> None:
     odds_parser.set_defaults(func=odds_command, limit=ODDS_LENGTHS)
     wait_parser.set_defaults(func=wait_command, limit=WAIT_LENGTHS)
 
-
-def add_play_options(parser) -> None:
-    """`retro play penney --length K`."""
-    parser.add_argument("--length", "-k", type=play_length, default=3,
-                        metavar="K", help="tosses in each pattern, 1 to 8 "
-                                          "(default 3)")
-
-
-play_length = whole_number(min(LENGTHS), max(LENGTHS))
-
-
-class Usage(Exception):
-    """A mistake on the command line, told in one line."""
-
-
 def chosen_patterns(args) -> list[str]:
-    """The patterns a command is about, or Usage saying what is wrong."""
+    """The patterns a question is about; a UsageError saying what is wrong."""
     if not args.patterns:
         length = 3 if args.length is None else args.length
         if length not in args.limit:
-            raise Usage(f"--length must be {args.limit.start} to "
-                        f"{args.limit.stop - 1}, not {length}")
+            raise UsageError(f"--length must be {args.limit.start} to "
+                             f"{args.limit.stop - 1}, not {length}")
         return patterns(length)
     try:
         chosen = [parse_pattern(text) for text in args.patterns]
     except ValueError as error:
-        raise Usage(str(error)) from None
+        raise UsageError(str(error)) from None
     if len({len(p) for p in chosen}) > 1:
-        raise Usage("the patterns must all have the same length")
+        raise UsageError("the patterns must all have the same length")
     if args.length is not None and args.length != len(chosen[0]):
-        raise Usage(f"the patterns have {len(chosen[0])} tosses, "
-                    f"not --length {args.length}")
+        raise UsageError(f"the patterns have {len(chosen[0])} tosses, "
+                         f"not --length {args.length}")
     repeated = sorted({p for p in chosen if chosen.count(p) > 1})
     if repeated:
-        raise Usage(f"{repeated[0]} is given twice")
+        raise UsageError(f"{repeated[0]} is given twice")
     return chosen
 
-
-def usage(command: str, error: Usage) -> int:
-    print(f"retro penney {command}: {error}", file=sys.stderr)
-    return 2
-
-
 def odds_command(args) -> int:
-    try:
-        chosen = chosen_patterns(args)
-    except Usage as error:
-        return usage("odds", error)
+    """`retro penney odds`: the matrix and the best replies."""
+    chosen = chosen_patterns(args)
     if args.patterns:
         matrix = [[odds(a, b) for b in chosen] for a in chosen]
     else:
@@ -336,20 +317,17 @@ def odds_command(args) -> int:
               f"chance {odds(reply, pattern)}")
     return 0
 
-
 def print_table(chosen: list[str], matrix: list[list[Fraction]]) -> None:
+    """The matrix under a row of the patterns, each row under its pattern."""
     cells = [[str(p) for p in row] for row in matrix]
     width = max(len(c) for c in chosen + [c for row in cells for c in row]) + 2
     print(" " * (len(chosen[0]) + 2) + "".join(p.rjust(width) for p in chosen))
     for pattern, row in zip(chosen, cells):
         print(f"  {pattern}" + "".join(c.rjust(width) for c in row))
 
-
 def wait_command(args) -> int:
-    try:
-        chosen = chosen_patterns(args)
-    except Usage as error:
-        return usage("wait", error)
+    """`retro penney wait`: each pattern's expected waiting time."""
+    chosen = chosen_patterns(args)
     waits = {pattern: waiting_time(pattern) for pattern in chosen}
     if args.json:
         print(json.dumps({p: str(w) for p, w in waits.items()}))

@@ -1,12 +1,11 @@
 # Tangled from literate/room.md: edit the chapter, not this file, then run `retro tangle`.
-"""The game room: a text-adventure prompt in front of the four machines.
+"""The game room: a text-adventure prompt in front of the games.
 
 Tangled from literate/room.md, which explains it.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import random
 import re
 import textwrap
@@ -15,64 +14,39 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from retro.common import new_seed, number_in, quoted
+from retro.registry import GAMES, Game
+from retro.room.store import Result
 from retro.room.teletype import WIDTH
 
-@dataclass(frozen=True)
-class Exhibit:
-    """A machine standing in the room, and how to find its game."""
-
-    name: str
-    title: str
-    aliases: tuple[str, ...]
-    description: str
-    play_options: tuple[tuple[str, object], ...] = ()  # for the game's play
-
-    @property
-    def module_name(self) -> str:
-        return f"retro.{self.name}"
-
-
-EXHIBITS: tuple[Exhibit, ...] = (
-    Exhibit("mindreader", "The Mind Reader",
-            ("mind reader", "shannon", "mrm", "awk", "reader"),
-            "A grey relay cabinet with two lamps and a lever: Shannon's MIND "
-            "READER. It plays matching pennies and learns how you choose.",
-            play_options=(("ask_opponent", True),)),
-    Exhibit("flip", "Flip", ("coin", "basic"),
-            "A terminal with a coin taped to its side: FLIP, out of More "
-            "BASIC Computer Games. It watches for patterns in your flips."),
-    Exhibit("hexapawn", "Hexapawn", ("her", "matchboxes", "matchbox", "pawns"),
-            "A little chessboard, three squares by three, beside twenty-four "
-            "matchboxes of coloured beads: HEXAPAWN, and HER, who learns by "
-            "losing beads."),
-    Exhibit("penney", "Penney's Game",
-            ("penneys game", "penneys", "triplets", "coins"),
-            "A coin-tossing machine with a slot for your bet: PENNEY'S GAME. "
-            "Pick three tosses; it picks three of its own, and usually wins."),
-)
-
 
 @dataclass(frozen=True)
-class Found:
-    """What importing a machine's game gave: the module, or why not."""
+class FrontEnd:
+    """A game's front end as imported: the module, or why it would not."""
 
     module: ModuleType | None
-    trouble: str = ""  # "" when ready; otherwise why the machine cannot play
+    trouble: str = ""  # one line: what stopped the import
 
 
-def find_game(exhibit: Exhibit) -> Found:
-    """Import the exhibit's game module, if there is one that works."""
+def import_front_end(game: Game) -> FrontEnd:
+    """Import `game`'s front end; a failure becomes one line of trouble."""
     try:
-        module = importlib.import_module(exhibit.module_name)
-    except ModuleNotFoundError as error:
-        if error.name == exhibit.module_name:
-            return Found(None, "not yet built")
-        return Found(None, f"out of order ({error})")
-    except Exception as error:  # a module being written may fail any way
-        return Found(None, f"out of order ({type(error).__name__}: {error})")
-    if not callable(getattr(module, "play", None)):
-        return Found(None, "not yet built (it has no play function)")
-    return Found(module)
+        return FrontEnd(importlib.import_module(game.front_end))
+    except Exception as error:  # a damaged install may fail any way
+        return FrontEnd(None, " ".join(f"{type(error).__name__}: {error}"
+                                       .split()))
+
+
+class FrontEnds:
+    """The front ends a room has looked for, each imported only once."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, FrontEnd] = {}
+
+    def __getitem__(self, game: Game) -> FrontEnd:
+        if game.name not in self.found:
+            self.found[game.name] = import_front_end(game)
+        return self.found[game.name]
 
 
 BANNER = r"""
@@ -104,15 +78,14 @@ Words may be shortened (L, P 1, Q; not TEAR); articles are ignored.
 Inside a game, Ctrl-C abandons it and brings you back here."""
 
 PUZZLED = (
-    "The Teletype types: WHAT IS \"{word}\"? TYPE HELP.",
-    "Nothing in the room answers to \"{word}\". HELP lists what does.",
-    "The machines hum politely. None of them knows \"{word}\". Try HELP.",
+    "The Teletype types: WHAT IS {word}? TYPE HELP.",
+    "Nothing in the room answers to {word}. HELP lists what does.",
+    "The machines hum politely. None of them knows {word}. Try HELP.",
 )
 
 FAREWELL = "You switch off the lights and leave the machines to their dreams."
 
 
-NAMELIKE = re.compile(r"[^\W_]+(?:['\-.][^\W_]+)*")
 VERBS = ("look", "play", "menu", "help", "scores", "tear", "quit")
 WHOLE_WORDS = frozenset({"tear"})  # verbs that are never abbreviated
 SYNONYMS = {"x": "look", "examine": "look", "describe": "look",
@@ -125,7 +98,7 @@ LITTLE_WORDS = frozenset({"the", "a", "an", "at", "to", "on", "with",
 
 
 @dataclass(frozen=True)
-class Command:
+class Meaning:
     """What a line means: a verb, and the rest of the words."""
 
     verb: str  # one of VERBS, "" for an empty line, "?" if not understood
@@ -144,46 +117,44 @@ def squash(words: Sequence[str]) -> str:
     return re.sub(r"[\W_]", "", "".join(words))
 
 
-def parse(line: str, exhibits: Sequence[Exhibit] = EXHIBITS) -> Command:
+def parse(line: str, games: Sequence[Game] = GAMES) -> Meaning:
     """Work out what a line typed at the room's prompt means."""
     words = words_of(line)
     if not words:
-        return Command("")
+        return Meaning("")
     first = words[0]
     verb = SYNONYMS.get(first) or next(
         (name for name in VERBS if name == first or name.startswith(first)
          and name not in WHOLE_WORDS), None)
     if verb is None:
-        if game_named(words, exhibits) is not None:
-            return Command("play", tuple(words), line.strip())
-        return Command("?", tuple(words), line.strip())
+        if game_named(words, games) is not None:
+            return Meaning("play", tuple(words), line.strip())
+        return Meaning("?", tuple(words), line.strip())
     raw = line.strip().split(None, 1)
-    return Command(verb, tuple(words[1:]), raw[1] if len(raw) > 1 else "")
+    return Meaning(verb, tuple(words[1:]), raw[1] if len(raw) > 1 else "")
+
+
+NAMELIKE = re.compile(r"[^\W_]+(?:['\-.][^\W_]+)*")
 
 
 def game_named(words: Sequence[str],
-               exhibits: Sequence[Exhibit] = EXHIBITS) -> Exhibit | None:
-    """The machine these words name: a number, a name, or its beginning."""
+               games: Sequence[Game] = GAMES) -> Game | None:
+    """The game these words name: a number, a name, or its beginning."""
     if not all(NAMELIKE.fullmatch(word) for word in words):
         return None
     key = squash(words)
     if not key:
         return None
-    if key.isdigit():
-        number = int(key)
-        return exhibits[number - 1] if 1 <= number <= len(exhibits) else None
-    names = [(squash([name]), exhibit) for exhibit in exhibits
-             for name in (exhibit.name, exhibit.title) + exhibit.aliases]
-    for name, exhibit in names:
+    number = number_in(key)
+    if number is not None:
+        return games[number - 1] if 1 <= number <= len(games) else None
+    names = [(squash([name]), game) for game in games
+             for name in (game.name, game.title, *game.aliases)]
+    for name, game in names:
         if name == key:
-            return exhibit
-    matches = {exhibit for name, exhibit in names if name.startswith(key)}
+            return game
+    matches = {game for name, game in names if name.startswith(key)}
     return matches.pop() if len(matches) == 1 else None
-
-
-def new_seed(rng: random.Random | None = None) -> int:
-    """A fresh seed for a game: from `rng`, or from the system."""
-    return (rng or random.SystemRandom()).randrange(2 ** 32)
 
 
 def play_game(module: ModuleType, tty, store, *, seed: int,
@@ -201,19 +172,109 @@ def play_game(module: ModuleType, tty, store, *, seed: int,
     return "over"
 
 
+def scores_report(results: Sequence[Result],
+                  games: Sequence[Game] = GAMES) -> list[str]:
+    """The lines SCORES prints for these results."""
+    if not results:
+        return ["No games played yet. The scoreboard is clean."]
+    titles = {game.name: game.title for game in games}
+    names = list(titles) + sorted({r.game for r in results} - set(titles))
+    lines = [f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
+             f"{'drawn':>7}  last"]
+    for name in names:
+        mine = [r for r in results if r.game == name]
+        if mine:
+            lines.append(tally(titles.get(name, name), mine))
+    lines += ["", "The last games:"]
+    for r in results[-5:]:
+        seed = "" if r.seed is None else f"  seed {r.seed}"
+        lines.append(f"  {r.played_at[:10]}  {titles.get(r.game, r.game)}: "
+                     f"{r.score} ({r.outcome}){seed}")
+    return lines
+
+
+def tally(title: str, results: Sequence[Result]) -> str:
+    """One line of the scoreboard: played, won, lost, drawn, last score."""
+    count = {outcome: sum(r.outcome == outcome for r in results)
+             for outcome in ("win", "loss", "draw")}
+    return (f"{title[:17]:<18}{len(results):>7}{count['win']:>6}"
+            f"{count['loss']:>6}{count['draw']:>7}  {results[-1].score}")
+
+
+def free_roll() -> Path:
+    """retro-roll-N.txt in the current directory, the first N not taken."""
+    return next(Path(f"retro-roll-{n}.txt") for n in range(1, 10 ** 6)
+                if not Path(f"retro-roll-{n}.txt").exists())
+
+
+def tear(tty, name: str = "") -> str:
+    """Save the teletype's paper roll to `name` or a free roll; the reply."""
+    path = Path(name).expanduser() if name else free_roll()
+    try:
+        tty.tear(path)
+    except OSError as error:
+        return f"The paper will not tear: {error.strerror or error}."
+    return f"You tear off the paper roll. It is saved as {path}."
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """A command a game adds to the room, such as RESET HER."""
+
+    phrase: str
+    action: Callable
+    game: Game
+
+
+def game_commands(games: Sequence[Game],
+                  front_ends: FrontEnds) -> dict[str, GameCommand]:
+    """Every game's ROOM_COMMANDS, by their squashed phrase."""
+    commands = {}
+    for game in games:
+        module = front_ends[game].module
+        for phrase, action in getattr(module, "ROOM_COMMANDS", {}).items():
+            commands[squash(words_of(phrase))] = GameCommand(phrase, action,
+                                                             game)
+    return commands
+
+
+def help_entry(command: GameCommand) -> str:
+    """A game's command as HELP lists it, in the verbs' two columns."""
+    column = " " * 19  # where the descriptions of the verbs start
+    about = (command.action.__doc__ or "").strip().splitlines()
+    about = about[0].strip() if about else f"(from {command.game.title})"
+    first = f"  {command.phrase.upper():<16} "
+    above = ""
+    if len(first) > len(column):
+        above, first = first.rstrip() + "\n", column
+    return above + textwrap.fill(about, WIDTH, initial_indent=first,
+                                 subsequent_indent=column)
+
+
 class Room:
-    """The text-adventure loop in front of the machines."""
+    """The text-adventure loop in front of the games."""
 
     PROMPT = "> "
 
     def __init__(self, tty, store, *, seed: int | None = None,
-                 exhibits: Sequence[Exhibit] = EXHIBITS):
+                 games: Sequence[Game] = GAMES):
         self.tty, self.store = tty, store
         self.seeds = random.Random(seed)
-        self.exhibits = tuple(exhibits)
-        self.found: dict[str, Found] = {}
+        self.games = tuple(games)
+        self.front_ends = FrontEnds()
         self.puzzled = 0
-        self._extras: dict[str, tuple[str, Callable, Exhibit]] | None = None
+        self._extras: dict[str, GameCommand] | None = None
+        self.actions: dict[str, Callable[[Meaning], object]] = {
+            "": lambda said: None,
+            "?": lambda said: self.say_puzzled(said.rest[0]),
+            "look": lambda said: self.look(said.rest),
+            "menu": lambda said: self.menu(),
+            "help": lambda said: self.help(),
+            "play": lambda said: self.play(said.rest),
+            "scores": lambda said: self.say_lines(
+                scores_report(self.store.results(), self.games)),
+            "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
+        }
 
     def run(self) -> int:
         """The whole session; returns the exit status (always 0)."""
@@ -222,8 +283,7 @@ class Room:
         self.look()
         while True:
             try:
-                line = self.tty.ask(self.PROMPT, self.choices)
-                if not self.obey(line):
+                if not self.obey(self.tty.ask(self.PROMPT, self.choices)):
                     break
             except EOFError:
                 break
@@ -237,175 +297,90 @@ class Room:
         """Do what one line says; False when the player leaves."""
         extra = self.extras.get(squash(words_of(line)))
         if extra is not None:
-            self.run_extra(*extra)
+            self.run_extra(extra)
             return True
-        command = parse(line, self.exhibits)
-        if command.verb == "quit":
+        meaning = parse(line, self.games)
+        if meaning.verb == "quit":
             return False
-        if command.verb == "look":
-            self.look(command.rest)
-        elif command.verb == "menu":
-            self.menu()
-        elif command.verb == "help":
-            self.help()
-        elif command.verb == "play":
-            self.play(command.rest)
-        elif command.verb == "scores":
-            self.scores()
-        elif command.verb == "tear":
-            self.tear(command.raw)
-        elif command.verb == "?":
-            word = command.rest[0]
-            word = word if len(word) <= 20 else word[:20] + "..."
-            self.tty.say(PUZZLED[self.puzzled % len(PUZZLED)].format(word=word))
-            self.puzzled += 1
+        self.actions[meaning.verb](meaning)
         return True
+
+    def say_lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.tty.say(line)
+
+    def say_puzzled(self, word: str) -> None:
+        """The next of the replies to a word the room does not know."""
+        reply = PUZZLED[self.puzzled % len(PUZZLED)]
+        self.tty.say(reply.format(word=quoted(word)))
+        self.puzzled += 1
 
     def look(self, rest: Sequence[str] = ()) -> None:
         """Describe the room, or the machine named in `rest`."""
         if rest:
-            exhibit = game_named(rest, self.exhibits)
-            if exhibit is None:
-                self.tty.say(f"You see no \"{' '.join(rest)[:20]}\" here.")
-            else:
-                self.tty.say(self.describe(exhibit))
+            game = game_named(rest, self.games)
+            self.tty.say(game.description if game is not None else
+                         f"You see no {quoted(' '.join(rest))} here.")
             return
         self.tty.say(ROOM)
-        for number, exhibit in enumerate(self.exhibits, 1):
+        for number, game in enumerate(self.games, 1):
             self.tty.say()
-            self.tty.say(textwrap.fill(f"{number}. {self.describe(exhibit)}",
+            self.tty.say(textwrap.fill(f"{number}. {game.description}",
                                        WIDTH, subsequent_indent="   "))
         self.tty.say()
 
-    def describe(self, exhibit: Exhibit) -> str:
-        trouble = self.status(exhibit, look=True)
-        if trouble.startswith("not yet built"):
-            return (f"{exhibit.description} A dust sheet hangs over it: "
-                    f"NOT YET BUILT.")
-        if trouble:
-            return f"{exhibit.description} A card on it says: {trouble.upper()}."
-        return exhibit.description
-
-    def status(self, exhibit: Exhibit, *, look: bool = False) -> str:
-        """'' if the machine can be played, otherwise why not."""
-        if look and exhibit.name not in self.found:
-            try:
-                there = importlib.util.find_spec(exhibit.module_name) is not None
-            except (ImportError, ValueError):
-                there = True  # something is there; playing it will tell
-            return "" if there else "not yet built"
-        if exhibit.name not in self.found:
-            self.found[exhibit.name] = find_game(exhibit)
-        return self.found[exhibit.name].trouble
-
     def menu(self) -> None:
         self.tty.say("The machines:")
-        for number, exhibit in enumerate(self.exhibits, 1):
-            trouble = self.status(exhibit)
-            sign = f"  ({trouble})" if trouble else ""
-            self.tty.say(f"  {number}. {exhibit.title}{sign}")
+        for number, game in enumerate(self.games, 1):
+            sign = "  (out of order)" if self.front_ends[game].trouble else ""
+            self.tty.say(f"  {number}. {game.title}{sign}")
         self.tty.say("Type PLAY and a number or a name.")
-
-    def help(self) -> None:
-        self.tty.say(HELP)
-        if self.extras:
-            self.tty.say("The machines add:")
-            column = " " * 19  # where the descriptions of the verbs start
-            for phrase, action, exhibit in self.extras.values():
-                about = (action.__doc__ or "").strip().splitlines()
-                about = about[0].strip() if about else f"(from {exhibit.title})"
-                first = f"  {phrase.upper():<16} "
-                if len(first) > len(column):
-                    self.tty.say(first.rstrip())
-                    first = column
-                self.tty.say(textwrap.fill(about, WIDTH, initial_indent=first,
-                                           subsequent_indent=column))
-
-    def choices(self) -> list[str]:
-        """What Tab completes at the room's prompt."""
-        names = [exhibit.name for exhibit in self.exhibits]
-        extras = [phrase.lower() for phrase, _, _ in self.extras.values()]
-        return list(VERBS) + names + extras
 
     def play(self, rest: Sequence[str]) -> None:
         if not rest:
             self.menu()
             return
-        exhibit = game_named(rest, self.exhibits)
-        if exhibit is None:
-            self.tty.say(f"There is no machine called \"{' '.join(rest)[:20]}\" "
+        game = game_named(rest, self.games)
+        if game is None:
+            self.tty.say(f"There is no machine called {quoted(' '.join(rest))} "
                          f"here. MENU lists them.")
             return
-        trouble = self.status(exhibit)
-        if trouble:
-            self.tty.say(f"{exhibit.title} is {trouble}. Try another machine.")
+        front_end = self.front_ends[game]
+        if front_end.module is None:
+            self.tty.say(f"{game.title} is out of order ({front_end.trouble}). "
+                         f"Try another machine.")
             return
-        self.tty.say(f"You sit down at {exhibit.title}.")
+        self.tty.say(f"You sit down at {game.title}.")
         self.tty.say()
-        play_game(self.found[exhibit.name].module, self.tty, self.store,
-                  seed=new_seed(self.seeds), options=dict(exhibit.play_options))
+        play_game(front_end.module, self.tty, self.store,
+                  seed=new_seed(self.seeds), options=dict(game.play_options))
         self.tty.say()
         self.tty.say("You are back in the machine room.")
 
-    def scores(self) -> None:
-        results = self.store.results()
-        if not results:
-            self.tty.say("No games played yet. The scoreboard is clean.")
-            return
-        titles = {exhibit.name: exhibit.title for exhibit in self.exhibits}
-        games = list(titles) + sorted({r.game for r in results} - set(titles))
-        self.tty.say(f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
-                     f"{'drawn':>7}  last")
-        for game in games:
-            mine = [r for r in results if r.game == game]
-            if not mine:
-                continue
-            count = {outcome: sum(r.outcome == outcome for r in mine)
-                     for outcome in ("win", "loss", "draw")}
-            self.tty.say(f"{titles.get(game, game)[:17]:<18}{len(mine):>7}"
-                         f"{count['win']:>6}{count['loss']:>6}{count['draw']:>7}"
-                         f"  {mine[-1].score}")
-        self.tty.say()
-        self.tty.say("The last games:")
-        for r in results[-5:]:
-            seed = "" if r.seed is None else f"  seed {r.seed}"
-            self.tty.say(f"  {r.played_at[:10]}  {titles.get(r.game, r.game)}: "
-                         f"{r.score} ({r.outcome}){seed}")
-
-    def tear(self, name: str = "") -> None:
-        path = Path(name).expanduser() if name else next(
-            Path(f"retro-roll-{n}.txt") for n in range(1, 10 ** 6)
-            if not Path(f"retro-roll-{n}.txt").exists())
-        try:
-            self.tty.tear(path)
-        except OSError as error:
-            self.tty.say(f"The paper will not tear: {error.strerror or error}.")
-            return
-        self.tty.say(f"You tear off the paper roll. It is saved as {path}.")
-
     @property
-    def extras(self) -> dict[str, tuple[str, Callable, Exhibit]]:
+    def extras(self) -> dict[str, GameCommand]:
         """The games' own commands, by their squashed phrase."""
         if self._extras is None:
-            self._extras = self._room_commands()
+            self._extras = game_commands(self.games, self.front_ends)
         return self._extras
 
-    def _room_commands(self) -> dict[str, tuple[str, Callable, Exhibit]]:
-        extras = {}
-        for exhibit in self.exhibits:
-            if self.status(exhibit):
-                continue
-            module = self.found[exhibit.name].module
-            commands = getattr(module, "ROOM_COMMANDS", None) or {}
-            for phrase, action in commands.items():
-                extras[squash(words_of(phrase))] = (phrase, action, exhibit)
-        return extras
+    def help(self) -> None:
+        self.tty.say(HELP)
+        if self.extras:
+            self.tty.say("The machines add:")
+            self.say_lines([help_entry(command)
+                            for command in self.extras.values()])
 
-    def run_extra(self, phrase: str, action: Callable, exhibit: Exhibit) -> None:
+    def choices(self) -> list[str]:
+        """What Tab completes at the room's prompt."""
+        extras = [command.phrase.lower() for command in self.extras.values()]
+        return list(VERBS) + [game.name for game in self.games] + extras
+
+    def run_extra(self, command: GameCommand) -> None:
         try:
-            action(self.tty, self.store, seed=new_seed(self.seeds))
+            command.action(self.tty, self.store, seed=new_seed(self.seeds))
         except EOFError:
             pass
         except KeyboardInterrupt:
             self.tty.say()
-            self.tty.say(f"({phrase.upper()} abandoned.)")
+            self.tty.say(f"({command.phrase.upper()} abandoned.)")

@@ -154,11 +154,15 @@ class Teletype:
     def _type(self, text: str) -> None:
         if not text:
             return
+        self._keep(text)
+        self._print(text)
+
+    def _keep(self, text: str) -> None:
+        """Put `text` on the roll and into the transcript."""
         self.roll.append(text)
         if self.transcript is not None:
             self.transcript.write(text)
             self.transcript.flush()
-        self._print(text)
 
     def _print(self, text: str) -> None:
         raise NotImplementedError
@@ -225,18 +229,10 @@ class TerminalTeletype(Teletype):
             self.stdout.flush()
         words = choices if callable(choices) else list(choices)
         completer = WordCompleter(words, ignore_case=True) if words else None
-        typed = self.session.prompt(prompt, completer=completer)
-        answer = clean(typed)
-        self._type_unseen(prompt + answer + "\n")
-        return answer
-
-    def _type_unseen(self, text: str) -> None:
-        """Put text on the roll that the terminal already shows."""
-        self.roll.append(text)
-        if self.transcript is not None:
-            self.transcript.write(text)
-            self.transcript.flush()
+        answer = clean(self.session.prompt(prompt, completer=completer))
+        self._keep(prompt + answer + "\n")  # the terminal shows it already
         self.carriage.home()
+        return answer
 
     def _print(self, text: str) -> None:
         self.pace.type(text, self.stdout.write, self.stdout.flush)

@@ -1,0 +1,112 @@
+"""The house: layers that import only downwards, and one registry of games."""
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from retro import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "retro"
+
+# What each part of the package may import of Retro (prefixes of module names).
+ALLOWED = {
+    "retro.engines": ("retro.engines", "retro.common"),
+    "retro.games": ("retro.engines", "retro.common", "retro.room.store",
+                    "retro.room.teletype"),
+    "retro.room.teletype": ("retro.common",),
+    "retro.room.store": ("retro.common",),
+    "retro.room.room": ("retro.common", "retro.registry", "retro.room.teletype",
+                        "retro.room.store"),
+    "retro.registry": (),
+    "retro.common": (),
+    "retro.book": (),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module of Retro that `path` imports, at the top or in a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.startswith("retro.")}
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_imports_point_only_down(path):
+    name = module_name(path)
+    rule = next((ALLOWED[prefix] for prefix in sorted(ALLOWED, key=len, reverse=True)
+                 if name == prefix or name.startswith(prefix + ".")), None)
+    if rule is None:
+        assert name in {"retro", "retro.cli", "retro.__main__", "retro.room"}, \
+            f"{name} is in no layer"
+        return
+    for imported in imports_of(path):
+        assert imported.startswith(rule) or imported == "retro.__version__", \
+            f"{name} imports {imported}"
+
+
+def test_nothing_imports_the_command_line_but_the_entry_point():
+    users = [module_name(p) for p in MODULES if any(
+        i.startswith("retro.cli") for i in imports_of(p))]
+    assert users == ["retro.__main__"]
+
+
+def test_the_games_are_listed_in_one_place():
+    names = [game.name for game in registry.GAMES]
+    pattern = re.compile("|".join(rf"[\"']{name}[\"']" for name in names))
+    for path in MODULES:
+        if path.name == "registry.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert len(pattern.findall(line)) < 2, f"{path}:{number}: {line}"
+    mkdocs = (ROOT / "mkdocs.yml").read_text()
+    assert not re.search(r"^\s*- (book/)?mindreader", mkdocs, re.M)
+
+
+def test_every_game_and_command_in_the_registry_is_there():
+    for game in registry.GAMES:
+        front_end = importlib.import_module(game.front_end)
+        assert callable(front_end.play), game.name
+        assert registry.game_called(game.title) is game
+        for alias in game.aliases:
+            assert registry.game_called(alias) is game
+    for command in registry.COMMANDS:
+        assert callable(importlib.import_module(command.module).register)
+    chapters = {p.stem for p in (ROOT / "literate").glob("*.md")}
+    placed = [name for _, names in registry.book_parts() for name in names]
+    assert sorted(placed) == sorted(chapters)
+
+
+def test_titles_are_the_registrys_alone():
+    for path in MODULES:
+        assert not re.search(r"^TITLE\s*=", path.read_text(), re.M), path
+
+
+def test_retro_help_imports_no_game():
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "retro", "--help"],
+        capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0
+    imported = re.findall(r"\|\s+(retro\.\S+)", result.stderr)
+    assert imported and not [m for m in imported if m.startswith(
+        ("retro.engines", "retro.games", "retro.room"))]
+    for command in registry.COMMANDS:
+        assert command.name in result.stdout

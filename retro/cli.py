@@ -2,32 +2,33 @@
 """The `retro` command: the room, `play`, and the registry's commands."""
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 from retro import __version__
 
 
-SESSION_OPTIONS = ("--seed", "--baud", "--transcript")
+SESSION_OPTIONS = (
+    ("--seed", "N", "seed the randomness: same seed, same game"),
+    ("--baud", "N", "print at the pace of an N-baud teletype "
+                    "(110 = 10 characters a second; 0 = at once)"),
+    ("--transcript", "FILE", "copy the paper roll to FILE as it is printed"),
+)
+SESSION_FLAGS = tuple(flag for flag, _, _ in SESSION_OPTIONS)
 
 
-def add_session_options(parser: argparse.ArgumentParser, *,
-                        suppress: bool = False) -> None:
+def add_session_options(parser, *, suppress: bool = False) -> None:
     """--seed, --baud and --transcript, on the main parser or a subcommand."""
+    import argparse
+
     from retro.common import whole_number
 
-    def default(value):
-        return argparse.SUPPRESS if suppress else value
-
-    parser.add_argument("--seed", type=int, metavar="N", default=default(None),
-                        help="seed the randomness: same seed, same game")
-    parser.add_argument("--baud", type=whole_number(0), metavar="N",
-                        default=default(0),
-                        help="print at the pace of an N-baud teletype "
-                             "(110 = 10 characters a second; 0 = at once)")
-    parser.add_argument("--transcript", metavar="FILE", default=default(None),
-                        help="copy the paper roll to FILE as it is printed")
+    kinds = {"--seed": (whole_number(0, 2 ** 63 - 1), None),
+             "--baud": (whole_number(0), 0), "--transcript": (str, None)}
+    for flag, metavar, help in SESSION_OPTIONS:
+        kind, default = kinds[flag]
+        parser.add_argument(flag, type=kind, metavar=metavar, help=help,
+                            default=argparse.SUPPRESS if suppress else default)
 
 
 def named_words(argv: list[str]) -> list[int]:
@@ -36,7 +37,7 @@ def named_words(argv: list[str]) -> list[int]:
     for index, word in enumerate(argv):
         if skip:
             skip = False
-        elif word.split("=", 1)[0] in SESSION_OPTIONS:
+        elif word.split("=", 1)[0] in SESSION_FLAGS:
             skip = "=" not in word
         elif not word.startswith("-"):
             found.append(index)
@@ -57,23 +58,28 @@ def with_game_names(argv: list[str]) -> list[str]:
     return argv
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse, with a usage error on one line."""
+def one_line_parser(**options):
+    """An argparse parser whose usage errors take one line."""
+    import argparse
 
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}; "
-                     f"try '{self.prog} --help'\n")
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str):
+            self.exit(2, f"{self.prog}: error: {message}; "
+                         f"try '{self.prog} --help'\n")
+
+    return Parser(**options)
 
 
-def build_parser(argv: list[str] = ()) -> argparse.ArgumentParser:
+DESCRIPTION = ("Play the machines that first learned to play games, read "
+               "how they work, and tangle the book into code. With no "
+               "command, open the game room.")
+
+
+def build_parser(argv: list[str] = ()):
     from retro.registry import COMMANDS
 
     named = [argv[index] for index in named_words(list(argv))]
-    parser = Parser(
-        prog="retro",
-        description="Play the machines that first learned to play games, "
-                    "read how they work, and tangle the book into code. "
-                    "With no command, open the game room.")
+    parser = one_line_parser(prog="retro", description=DESCRIPTION)
     parser.add_argument("--version", action="version",
                         version=f"retro {__version__}")
     add_session_options(parser)
@@ -108,7 +114,7 @@ def add_play_command(subparsers, chosen: str | None) -> None:
                                             if action.dest not in before))
 
 
-def add_game_options(parser: argparse.ArgumentParser, game) -> None:
+def add_game_options(parser, game) -> None:
     """The options of `game`'s own front end, if it has any."""
     from retro.room.room import import_front_end
 
@@ -117,7 +123,33 @@ def add_game_options(parser: argparse.ArgumentParser, game) -> None:
         front_end.add_play_options(parser)
 
 
-def open_session(args: argparse.Namespace):
+def overview() -> str:
+    """What `retro --help` prints: the commands and the session options."""
+    import textwrap
+
+    from retro.registry import COMMANDS, GAMES
+
+    commands = [("play", "play one game: " + ", ".join(g.name for g in GAMES))]
+    commands += [(command.name, command.help) for command in COMMANDS]
+    options = [("-h, --help", "show this help message and exit"),
+               ("--version", "show the version number and exit")]
+    options += [(f"{flag} {metavar}", help)
+                for flag, metavar, help in SESSION_OPTIONS]
+    lines = ["usage: retro [-h] [--version] [--seed N] [--baud N] "
+             "[--transcript FILE] [COMMAND] ...", "",
+             textwrap.fill(DESCRIPTION, 78), ""]
+    for title, rows in (("options", options), ("commands", commands)):
+        lines.append(f"{title}:")
+        lines += [textwrap.fill(help, 78, initial_indent=f"  {name:<20}",
+                                subsequent_indent=" " * 22)
+                  for name, help in rows]
+        lines.append("")
+    lines.append("Each command has its own --help: retro play --help, "
+                 "retro tangle --help.")
+    return "\n".join(lines)
+
+
+def open_session(args):
     """The store and the teletype for a room or a game."""
     from retro.common import UsageError
     from retro.room.store import Store, data_dir
@@ -143,7 +175,7 @@ def open_session(args: argparse.Namespace):
     return store, tty, transcript
 
 
-def room_command(args: argparse.Namespace) -> int:
+def room_command(args) -> int:
     from retro.room.room import Room
 
     store, tty, transcript = open_session(args)
@@ -155,7 +187,7 @@ def room_command(args: argparse.Namespace) -> int:
             transcript.close()
 
 
-def play_command(args: argparse.Namespace) -> int:
+def play_command(args) -> int:
     from retro.common import new_seed
     from retro.registry import game_called
     from retro.room.room import import_front_end, play_game
@@ -185,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         from retro.book.tangle import main as tangle
 
         return tangle(argv[1:])
+    if argv in (["--help"], ["-h"]):
+        print(overview())
+        return 0
     argv = with_game_names(argv)
     args = build_parser(argv).parse_args(argv)
     from retro.common import UsageError

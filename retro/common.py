@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import re
 
 
@@ -29,7 +28,10 @@ def quoted(text: str, width: int = 20) -> str:
 def whole_number(low: int, high: int | None = None):
     """An argparse type: a whole number from `low` to `high` (if given)."""
     def read(text: str) -> int:
-        value = number_in(text.removeprefix("-"))
+        digits = text.removeprefix("-")
+        value = number_in(digits)
+        if value is None and digits.isascii() and digits.isdigit():
+            raise argparse.ArgumentTypeError(f"too large: {quoted(text)}")
         if value is None:
             raise argparse.ArgumentTypeError(
                 f"not a whole number: {quoted(text)}")
@@ -46,4 +48,8 @@ def whole_number(low: int, high: int | None = None):
 
 def new_seed(rng: random.Random | None = None) -> int:
     """A fresh seed for a game: from `rng`, or from the system."""
-    return (rng or random.SystemRandom()).randrange(2 ** 32)
+    if rng is None:
+        import random  # only here: `retro --help` need not load it
+
+        rng = random.SystemRandom()
+    return rng.randrange(2 ** 32)

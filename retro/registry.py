@@ -2,19 +2,14 @@
 """The games, the commands and the book's parts, each named once."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(namedtuple("Game", "name title aliases description chapters "
+                              "play_options", defaults=((),))):
     """One game in the room: what to call it, and where it lives."""
 
-    name: str
-    title: str
-    aliases: tuple[str, ...]
-    description: str
-    chapters: tuple[str, ...]
-    play_options: tuple[tuple[str, object], ...] = ()
+    __slots__ = ()
 
     @property
     def front_end(self) -> str:
@@ -61,13 +56,8 @@ def game_called(text: str) -> Game | None:
     return None
 
 
-@dataclass(frozen=True)
-class Command:
-    """A subcommand of `retro`, and the module that defines it."""
-
-    name: str
-    module: str
-    help: str
+Command = namedtuple("Command", "name module help")
+Command.__doc__ = "A subcommand of `retro`, and the module that defines it."
 
 
 COMMANDS: tuple[Command, ...] = (

@@ -559,7 +559,7 @@ def test_the_room_folds_at_72_columns_whatever_the_input(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--baud", "fast"], 'argument --baud: not a whole number: "fast"'),
     (["--baud", "-3"], "argument --baud: must not be negative: -3"),
-    (["--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    (["--seed", "x"], "argument --seed: not a whole number: \"x\""),
     (["play"], "the following arguments are required: GAME"),
     (["play", "chess"], "invalid choice: 'chess'"),
     (["dance"], "invalid choice: 'dance'"),

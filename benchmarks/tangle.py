@@ -22,6 +22,11 @@ Compiled bytecode is allowed and kept in a temporary PYTHONPYCACHEPREFIX for
 every command alike (an installed package has its .pyc files; a
 PYTHONDONTWRITEBYTECODE=1 environment would otherwise recompile Retro's
 modules on every start).
+
+With --phases it also shows where the time of one `retro tangle` process on
+the 10,000-chunk chapter goes: each phase timed inside fresh processes (the
+median of N), beside the cost of starting Python and importing what the
+command imports.
 """
 from __future__ import annotations
 
@@ -112,7 +117,7 @@ def in_memory(project: Path, chapter: Path) -> None:
     print(f"tangle all of literate/ ({len(chapters)} chapters): {seconds * 1000:.1f} ms")
     seconds = best_of(3, lambda: tangle.load([chapter]))
     plan, _ = tangle.load([chapter])
-    lines = plan.outputs[(project / "out/big.py").resolve()].count
+    lines = plan.outputs[str((project / "out/big.py").resolve())].count
     print(f"tangle a 10,000-chunk chapter ({lines} lines out): {seconds * 1000:.1f} ms")
     deep = project / "deep.md"
     deep.write_text(generated_chapter(500))
@@ -120,10 +125,56 @@ def in_memory(project: Path, chapter: Path) -> None:
     print(f"tangle a chain of 500 nested chunks: {seconds * 1000:.1f} ms")
 
 
+PHASES = """
+import gc, sys, time
+marks = [time.perf_counter()]
+import re
+from retro.cli import main
+from retro.book import tangle
+marks.append(time.perf_counter())
+gc.disable()  # as `retro tangle` runs
+path = sys.argv[1]
+with open(path, encoding="utf-8") as stream:
+    text = stream.read()
+marks.append(time.perf_counter())
+chapter = tangle.read_chapter(path, text)
+marks.append(time.perf_counter())
+plan = tangle.tangle([chapter], tangle.project_for(path))
+marks.append(time.perf_counter())
+changed = tangle.stale(plan)
+marks.append(time.perf_counter())
+del plan, chapter, changed
+marks.append(time.perf_counter())
+print(" ".join(str((b - a) * 1000) for a, b in zip(marks, marks[1:])))
+"""
+PHASE_NAMES = ["imports", "read", "parse", "expand and check", "compare", "free"]
+
+
+def phases(chapter: Path, runs: int, env: dict, cwd: Path) -> None:
+    """Where the time of one `retro tangle` process goes, phase by phase."""
+    found = [dict(zip(PHASE_NAMES, map(float, subprocess.run(
+        [sys.executable, "-c", PHASES, str(chapter)], capture_output=True,
+        check=True, env=env, cwd=cwd, text=True).stdout.split())))
+        for _ in range(runs + 2)][2:]
+    times = {name: statistics.median(f[name] for f in found) for name in found[0]}
+    processes = medians({"python -c pass": [sys.executable, "-c", "pass"],
+                         "python, importing as retro tangle does": [
+                             sys.executable, "-c",
+                             "import re; import retro.cli, retro.book.tangle"]},
+                        runs, env, cwd)
+    print("inside one process (median of fresh processes, in ms): " + "; ".join(
+        f"{name} {ms:.1f}" for name, ms in times.items()))
+    work = sum(ms for name, ms in times.items() if name != "imports")
+    print(f"the tangle itself: {work:.1f} ms; as processes: " + "; ".join(
+        f"{name} {seconds * 1000:.1f} ms" for name, seconds in processes.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, metavar="N",
                         help="rounds per figure (default 15)")
+    parser.add_argument("--phases", action="store_true",
+                        help="also time the phases of one retro tangle process")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         project = Path(scratch)
@@ -147,6 +198,8 @@ def main() -> int:
             nw.write_text(noweb_chapter(chapter.read_text()))
             commands["notangle"] = [notangle, "-Rout/big.py", str(nw)]
         times = medians(commands, args.runs, env, project)
+        if args.phases:
+            phases(chapter, args.runs, env, project)
 
     print(f"command: {' '.join(retro_command())}   rounds: {args.runs} "
           f"(median)   python {sys.version.split()[0]}   cores: {os.cpu_count()}")

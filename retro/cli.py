@@ -151,7 +151,7 @@ def overview() -> str:
 
 def open_session(args):
     """The store and the teletype for a room or a game."""
-    from retro.common import UsageError
+    from retro.common import UsageError, quoted
     from retro.room.store import Store, data_dir
     from retro.room.teletype import open_teletype
 
@@ -160,7 +160,8 @@ def open_session(args):
         try:
             transcript = open(args.transcript, "w", encoding="utf-8")
         except OSError as error:
-            raise UsageError(f"cannot write the transcript {args.transcript}: "
+            raise UsageError(f"cannot write the transcript "
+                             f"{quoted(args.transcript, 60)}: "
                              f"{error.strerror or error}")
     history = data_dir() / "history"
     try:
@@ -172,6 +173,7 @@ def open_session(args):
     store = Store.open()
     tty = open_teletype(history=history, baud=getattr(args, "baud", 0),
                         transcript=transcript)
+    store.notice = tty.say
     return store, tty, transcript
 
 
@@ -208,7 +210,7 @@ def play_command(args) -> int:
         store.close()
         if transcript is not None:
             transcript.close()
-    return 130 if ending == "abandoned" else 0
+    return {"abandoned": 130, "stopped": 1}.get(ending, 0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,6 +25,15 @@ def quoted(text: str, width: int = 20) -> str:
     return f'"{text[:width]}..."' if len(text) > width else f'"{text}"'
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`count` and the word for that many: 1 game, 2 games, 0 GAMES."""
+    if count == 1:
+        return f"{count} {word}"
+    if words is None:
+        words = word + ("S" if word.isupper() else "s")
+    return f"{count} {words}"
+
+
 def whole_number(low: int, high: int | None = None):
     """An argparse type: a whole number from `low` to `high` (if given)."""
     def read(text: str) -> int:
@@ -53,3 +62,10 @@ def new_seed(rng: random.Random | None = None) -> int:
 
         rng = random.SystemRandom()
     return rng.randrange(2 ** 32)
+
+
+def next_seed(seed: int) -> int:
+    """The seed of the game after the one `seed` plays, in one sitting."""
+    import random
+
+    return random.Random(f"retro: the game after {seed}").randrange(2 ** 32)

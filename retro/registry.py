@@ -29,7 +29,7 @@ GAMES: tuple[Game, ...] = (
          "BASIC Computer Games. It watches for patterns in your flips.",
          ("flip",)),
     Game("hexapawn", "Hexapawn", ("her", "matchboxes", "matchbox", "pawns"),
-         "A little chessboard, three squares by three, beside twenty-four "
+         "A little chessboard, three squares by three, beside nineteen "
          "matchboxes of coloured beads: HEXAPAWN, and HER, who learns by "
          "losing beads.",
          ("hexapawn", "matchbox", "hexapawn_theory")),
@@ -47,7 +47,11 @@ def key(text: str) -> str:
 
 
 def game_called(text: str) -> Game | None:
-    """The game `text` names, by name, title or alias; None if none."""
+    """The game `text` names, by number, name, title or alias; None if none."""
+    typed = text.strip()
+    if typed.isascii() and typed.isdigit():
+        number = int(typed) if len(typed) <= 3 else 0
+        return GAMES[number - 1] if 1 <= number <= len(GAMES) else None
     wanted = key(text)
     for game in GAMES:
         if wanted in {key(name) for name in (game.name, game.title,

@@ -11,6 +11,7 @@ import json
 import math
 import random
 import re
+import sqlite3
 import statistics
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ from retro.engines.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
                                 shifted)
 from retro.games import flip
 from retro.games.flip import profile_table
-from retro.room.store import Store
+from retro.room.store import Store, StoreError
 from retro.room.teletype import StreamTeletype
 
 HERE = Path(__file__).parent
@@ -34,6 +35,7 @@ import flip_basic  # noqa: E402
 from flip_basic import STRATEGIES, guesses  # noqa: E402
 
 TRANSCRIPTS = HERE / "transcripts"
+ERROR = "ERROR, MUST BE  Y  OR  N  ."
 CHAPTER = HERE.parent / "literate" / "flip.md"
 BASIC = flip_basic.SOURCE.read_text()
 
@@ -377,12 +379,18 @@ def test_remember_carries_the_profile_across_sessions():
     assert store.get(flip.PROFILE_KEY) == list(game.mind.profile)
 
 
-@pytest.mark.parametrize("junk", ["junk", [0.5] * 15, [2.0] * 16, {"a": 1}])
-def test_an_unreadable_saved_profile_is_ignored_with_a_word(junk):
+@pytest.mark.parametrize("junk", ["junk", [0.5] * 15, [2.0] * 16, {"a": 1},
+                                  [True] * 16, ["0.5"] * 16, [-0.1] + [0.5] * 15])
+def test_an_unreadable_saved_profile_is_set_aside_with_a_word(junk):
     store = Store.memory()
+    notices = []
+    store.notice = notices.append
     store.put(flip.PROFILE_KEY, junk)
     printed = run("n\n" + "y\n" * 50 + "n\n", store=store, remember=True)
-    assert "UNREADABLE" in printed and "END OF GAME." in printed
+    assert "NO NOTES ON YOU YET" in printed and "END OF GAME." in printed
+    assert len(notices) == 1 and "flip.profile was damaged" in notices[0]
+    assert store.get("flip.profile.damaged-1") == junk      # nothing lost
+    assert flip.is_profile(store.get(flip.PROFILE_KEY))     # a new one saved
 
 
 def test_the_profile_table():
@@ -444,6 +452,203 @@ def test_play_flip_with_memory_from_the_room():
     assert "END OF GAME." in out.getvalue()
     assert len(store.get(flip.PROFILE_KEY)) == 16
     assert store.results("flip")[-1].seed == 5
+
+
+# --- quit and help ----------------------------------------------------------------
+
+@pytest.mark.parametrize("word", ["q", "Q", "quit", "QUIT", " Quit "])
+@pytest.mark.parametrize("where, before", [
+    ("explanation", ""),
+    ("a turn", "n\n" + "y\n" * 20),
+    ("after an error", "n\n" + "y\n" * 20 + "maybe\n"),
+    ("play again", "n\n" + "y\n" * 50),
+    ("keep", "n\n" + "y\n" * 50 + "y\n"),
+])
+def test_quit_at_any_question_ends_the_session_keeping_finished_games(
+        word, where, before):
+    store = Store.memory()
+    printed = run(before + word + "\n" + "y\n" * 60, store=store)
+    assert printed.endswith(word.strip() + "\n")      # nothing after it
+    assert ERROR not in printed.replace("? maybe\n" + ERROR, "")
+    finished = 1 if where in ("play again", "keep") else 0
+    assert len(store.results("flip")) == finished
+
+
+def test_help_prints_a_paragraph_and_asks_the_same_question_again():
+    plain = run("n\n" + "y\nn\n" * 25 + "n\n", seed=3)
+    helped = run("help\nn\n" + "y\nHELP\nn\n" + "y\nn\n" * 24
+                 + "Help\nn\n", seed=3)
+    assert helped.count(flip.HELP) == 3 and ERROR not in helped
+    assert "EXPLANATION (Y OR N)? help\n" + flip.HELP + \
+        "\nEXPLANATION (Y OR N)? n" in helped
+    assert all(len(line) <= 72 for line in flip.HELP.splitlines())
+    # each HELP is its line and the paragraph, then the same question again:
+    # without them the session is the plain one, marks, score and all
+    without = re.sub(r"[^\n]*\? (?i:help)\n" + re.escape(flip.HELP) + "\n",
+                     "", helped)
+    assert without == plain
+
+
+def test_other_bad_answers_still_get_the_listings_error():
+    for bad in ("qq", "quitter", "helpme", "h", "?"):
+        printed = run(f"{bad}\nn\n" + "y\n" * 50 + "n\n")
+        assert printed.count(ERROR) == 1, bad
+
+
+# --- a store that cannot be written ------------------------------------------------
+
+READ_ONLY = "the store is read-only"
+BUSY = "the store is busy: another program is writing to it"
+
+
+def store_file(tmp_path, profile=None) -> Path:
+    path = tmp_path / "retro.sqlite3"
+    with Store.open(path) as store:
+        if profile is not None:
+            store.put(flip.PROFILE_KEY, profile)
+    return path
+
+
+def read_only_store(path: Path) -> Store:
+    """The store at `path` on a connection that cannot write (as root, file
+    permissions would not stop it)."""
+    return Store(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                 isolation_level=None), path)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_remember_with_a_read_only_store_says_what_was_not_saved(tmp_path):
+    path = store_file(tmp_path, SAVED)
+    store = read_only_store(path)
+    printed = run("n\n" + "y\n" * 50 + "y\n" + "y\n" * 50 + "n\n",
+                  store=store, remember=True)
+    said = one_line(printed)
+    assert "REMEMBERS HOW YOU GUESSED" in printed
+    assert said.count("NOT SAVED: THIS GAME AND THE COMPUTER'S NOTES ON YOU "
+                      f"({READ_ONLY}).") == 2
+    assert printed.count("END OF GAME.") == 2          # the session went on
+    assert printed.rstrip().endswith("PLAY AGAIN (Y OR N)? n")
+    store.close()
+    with Store.open(path) as again:
+        assert again.results() == [] and again.get(flip.PROFILE_KEY) == SAVED
+
+
+def test_a_game_ending_while_another_program_holds_the_store(tmp_path):
+    path = store_file(tmp_path, SAVED)
+    store = Store.open(path, timeout=0.1)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        printed = run("n\n" + "y\n" * 50 + "n\n", store=store, remember=True)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (f"NOT SAVED: THIS GAME AND THE COMPUTER'S NOTES ON YOU ({BUSY})."
+            in one_line(printed))
+    assert store.get(flip.PROFILE_KEY) == SAVED and store.results() == []
+    run("n\n" + "y\n" * 50 + "n\n", store=store)       # a plain game, free
+    assert len(store.results("flip")) == 1
+    assert store.get(flip.PROFILE_KEY) == SAVED
+    store.close()
+
+
+def test_notes_that_cannot_be_read_are_left_alone(monkeypatch):
+    store = Store.memory()
+    store.put(flip.PROFILE_KEY, SAVED)
+
+    def unreadable(*args, **kwargs):
+        raise StoreError("the store cannot be read: disk I/O error")
+    monkeypatch.setattr(store, "get", unreadable)
+    printed = run("n\n" + "y\n" * 50 + "y\n" + "y\n" * 50 + "n\n",
+                  store=store, remember=True)
+    monkeypatch.undo()
+    assert "CANNOT READ ITS NOTES ON YOU (the store cannot be read: disk I/O" \
+        in one_line(printed)
+    assert "KEEP WHAT" not in printed                 # still kept in session
+    assert [r.detail["kept"] for r in store.results("flip")] == [False, True]
+    assert store.get(flip.PROFILE_KEY) == SAVED       # not written over
+
+
+def test_forget_flip_with_a_store_that_cannot_be_written(tmp_path):
+    path = store_file(tmp_path, SAVED)
+    store = read_only_store(path)
+    out = io.StringIO()
+    flip.forget(StreamTeletype(io.StringIO("y\n"), out), store)
+    assert out.getvalue().splitlines()[-1] == (
+        f"NOT FORGOTTEN: FLIP'S NOTES ON YOU ({READ_ONLY}).")
+    assert store.get(flip.PROFILE_KEY) == SAVED
+    store.close()
+
+
+def test_forget_flip_quit_or_help_at_its_question():
+    store = Store.memory()
+    store.put(flip.PROFILE_KEY, SAVED)
+    out = io.StringIO()
+    flip.forget(StreamTeletype(io.StringIO("help\nquit\n"), out), store)
+    assert flip.HELP in out.getvalue() and "FORGOTTEN" not in out.getvalue()
+    assert store.get(flip.PROFILE_KEY) == SAVED
+
+
+def test_play_flip_with_memory_from_the_room_with_a_read_only_store(tmp_path):
+    store = read_only_store(store_file(tmp_path))
+    out = io.StringIO()
+    flip.ROOM_COMMANDS["PLAY FLIP WITH MEMORY"](
+        StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out), store,
+        seed=5)
+    assert "NOT SAVED: THIS GAME AND THE COMPUTER'S NOTES ON YOU" in \
+        one_line(out.getvalue())
+    assert "END OF GAME." in out.getvalue()
+    store.close()
+
+
+# --- hostile input ---------------------------------------------------------------
+
+class Recording(StreamTeletype):
+    """A stream teletype that notes every question and the answer it got."""
+
+    def __init__(self, *streams):
+        super().__init__(*streams)
+        self.asked: list[tuple[str, str]] = []
+
+    def ask(self, prompt, choices=()):
+        answer = super().ask(prompt, choices)
+        self.asked.append((prompt, answer))
+        return answer
+
+
+def squashed(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(["\u0663", "\u00b2", "\u2463", "1" * 5000, "-" + "9" * 5000,
+                     "x" * 100_000, "y" * 100_000, "\x00\x07\x1b[2J\x7f",
+                     "\u202e\ufeff", "help", "q", "quit", "y", "n", "Y", "N",
+                     "", "\uff59", "\u1e99", "maybe", "%s{}"]),
+    st.text(max_size=40),
+    st.text(alphabet=st.characters(max_codepoint=0x9f), max_size=10),
+).filter(lambda line: "\n" not in line and "\r" not in line)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=st.lists(HOSTILE, max_size=60), remember=st.booleans())
+def test_hostile_lines_at_every_prompt_leave_the_roll_intact(lines, remember):
+    out = io.StringIO()
+    tty = Recording(io.StringIO("".join(line + "\n" for line in lines)), out)
+    flip.play(tty, rng=random.Random(3), store=Store.memory(), seed=3,
+              remember=remember)
+    printed = out.getvalue()
+    assert printed.startswith(" " * 24 + "FLIP")
+    assert tty.paper() == printed
+    paper, at = squashed(printed), 0
+    for prompt, answer in tty.asked:                  # every question, and
+        found = paper.find(squashed(prompt + answer), at)   # its answer
+        assert found >= 0, (prompt, answer[:40])
+        at = found + len(squashed(prompt + answer))
+    assert len(tty.asked) <= len(lines)
 
 
 # --- Flip among the machines ------------------------------------------------------

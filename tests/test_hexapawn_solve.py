@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from retro.engines.hexapawn_rules import Position, after, legal_moves, start, wins
-from retro.engines.hexapawn_solve import (MAX_ROWS, MINE, THEIRS, Search, brown,
-                                  column_code, column_squares, solve,
-                                  turning_table, winning_openings)
+from retro.engines.hexapawn_solve import (MAX_ROWS, MINE, THEIRS, WIDEST, Search,
+                                          brown, column_code, column_squares, solve,
+                                          turning_table, winning_openings)
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests beside this file
 from test_hexapawn import random_positions  # noqa: E402
@@ -115,7 +115,7 @@ def test_the_chapter_reports_what_the_solver_finds(three_rows):
 def test_the_chapters_table_of_other_boards_is_what_the_solver_finds():
     # every cell that takes a moment; the wider boards of 4 and 5 rows
     # are left to the command line
-    table = CHAPTER.read_text().split("### Other boards")[1]
+    table = CHAPTER.read_text().split("### Other boards")[1].split("\n## ")[0]
     cells = {int(rows): cells.split(" | ")
              for rows, cells in re.findall(r"^\| (\d) \| (.*) \|$", table, re.M)}
     assert set(cells) == {2, 3, 4, 5}
@@ -129,3 +129,19 @@ def test_bad_sizes_are_refused():
         Search(6)
     with pytest.raises(ValueError):
         solve(3, 0)
+
+
+def test_the_chapter_states_the_limits_the_command_line_keeps():
+    section = CHAPTER.read_text().split("## How wide a board")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| (\d) \| ([\d,]+) columns \|", section, re.M)
+    assert {int(r): int(cols.replace(",", "")) for r, cols in rows} == WIDEST
+    assert set(WIDEST) == set(range(2, MAX_ROWS + 1))
+
+
+def test_one_search_finds_the_winner_and_the_openings():
+    search = Search(4)
+    assert solve(4, 4, search).winner == "first"
+    known = len(search.known)
+    assert [str(m) for m in winning_openings(4, 4, search)] == ["13-9", "16-12"]
+    assert len(search.known) >= known      # the same tables, grown, not rebuilt
+    assert winning_openings(4, 4) == winning_openings(4, 4, search)

@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from retro import registry
+from retro.common import new_seed, next_seed, number_in, plural, quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "retro"
@@ -110,3 +113,62 @@ def test_retro_help_imports_no_game():
         ("retro.engines", "retro.games", "retro.room"))]
     for command in registry.COMMANDS:
         assert command.name in result.stdout
+
+
+# -- the shared helpers -------------------------------------------------------
+
+@given(st.text(max_size=40))
+def test_a_game_is_called_by_its_number_only_in_ascii_digits(text):
+    game = registry.game_called(text)  # never an exception, whatever the text
+    digits = "".join(char for char in text if char.isalnum())
+    if game is not None and digits.isdigit():
+        assert digits.isascii()
+        assert registry.GAMES[int(digits) - 1] is game
+
+
+def test_a_game_is_called_by_its_number_in_the_menu():
+    for number, game in enumerate(registry.GAMES, 1):
+        assert registry.game_called(str(number)) is game
+        assert registry.game_called(f" {number} ") is game
+    for text in ("0", str(len(registry.GAMES) + 1), "\u00b2", "\u2463",
+                 "\u0663", "1" * 4301, "-1"):
+        assert registry.game_called(text) is None, text
+
+
+@given(st.integers(0, 10 ** 6), st.text(alphabet="abcxyzAXYZ", min_size=1,
+                                          max_size=8))
+def test_plural_counts_in_words(count, word):
+    said = plural(count, word)
+    assert said.startswith(f"{count} {word}")
+    if count == 1:
+        assert said == f"1 {word}"
+    else:
+        assert said == f"{count} {word}" + ("S" if word.isupper() else "s")
+
+
+def test_plural_of_a_word_with_its_own_plural():
+    assert plural(1, "penny", "pennies") == "1 penny"
+    assert plural(0, "penny", "pennies") == "0 pennies"
+    assert plural(0, "GAME") == "0 GAMES"
+
+
+@given(st.integers(0, 2 ** 63 - 1))
+def test_the_next_seed_depends_on_the_last_alone(seed):
+    following = next_seed(seed)
+    assert following == next_seed(seed)
+    assert 0 <= following < 2 ** 32
+    assert following != seed or next_seed(following) != following
+
+
+def test_the_seeds_of_a_sitting_differ():
+    seeds = [new_seed(__import__("random").Random(1))]
+    for _ in range(1000):
+        seeds.append(next_seed(seeds[-1]))
+    assert len(set(seeds)) == len(seeds)
+
+
+@given(st.text())
+def test_typed_text_is_a_number_only_in_ascii_digits(text):
+    number = number_in(text)
+    assert number is None or text.strip().isascii()
+    assert len(quoted(text)) <= 25

@@ -272,10 +272,17 @@ def chapter_record(shown: str) -> str:
 
 
 def test_a_curve_goes_up_for_a_win_and_down_for_a_loss():
-    assert learning_curve("WL") == ("HER'S LEARNING CURVE: 2 GAMES, 1 WON, 1 LOST\n"
+    assert learning_curve("WL") == ("HER LEARNING CURVE: 2 GAMES, 1 WON, 1 LOST\n"
                                     "/\\\n+-\n1-2")
     assert learning_curve("LL").splitlines()[1:3] == ["\\", " \\"]
-    assert learning_curve("") == "HER'S LEARNING CURVE: 0 GAMES, 0 WON, 0 LOST"
+    assert learning_curve("") == "HER LEARNING CURVE: 0 GAMES, 0 WON, 0 LOST"
+
+
+def test_a_curve_speaks_of_one_game_and_of_his_for_him():
+    assert learning_curve("W", "HIM").splitlines()[0] == (
+        "HIS LEARNING CURVE: 1 GAME, 1 WON, 0 LOST")
+    assert learning_curve("WL" * 60).splitlines()[1] == "(EACH COLUMN 2 GAMES, EACH LINE 1 STEP)"
+    assert learning_curve("W" * 42).splitlines()[1] == "(EACH COLUMN 1 GAME, EACH LINE 3 STEPS)"
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,12 +9,14 @@ import io
 import json
 import os
 import random
+import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
@@ -22,6 +24,7 @@ from retro.engines.mindreader import (AwkMachine, Mind, Score, consult,
                                       situation, update, verdict)
 from retro.games import mindreader as mr
 from retro.games.mindreader import read_play
+from retro.engines import mindreader as engine
 from retro.room.store import Store
 from retro.room.teletype import StreamTeletype
 
@@ -221,6 +224,138 @@ def test_a_player_who_never_changes_loses_by_twenty():
     assert result.outcome == "loss" and result.score == "5-25"
 
 
+def test_the_banner_says_once_whose_score_is_whose():
+    out = run("h\nt\n")
+    assert out.count("(yours-mine)") == 1
+    assert out.index("(yours-mine)") < out.index("your play?")
+    assert "You played heads; I guessed tails.  You win. (1-0)" in out
+
+
+def test_help_prints_the_rules_and_asks_the_same_question_again():
+    plain = run("h\nt\nh\n")
+    helped = run("h\nhelp\nt\n?\nHELP\nh\n")
+    assert helped.count(mr.RULES) == 3
+    assert "Please play" not in helped
+    assert helped.count("? help\n" + mr.RULES + "\n? t\n") == 1
+    reports = lambda text: [l for l in text.splitlines() if l.startswith("You played")]
+    assert reports(helped) == reports(plain)
+    assert all(len(line) <= 72 for line in mr.RULES.splitlines())
+
+
+def test_a_match_of_another_length_counts_one_game_in_the_singular(
+        monkeypatch):
+    monkeypatch.setattr(engine, "ROUNDS", 99)
+    assert verdict(Score(50, 49)) == "You won the match by 1 game."
+    assert verdict(Score(48, 51)) == "I won the match by 3 games."
+    assert engine.games(1) == "1 game" and engine.games(0) == "0 games"
+
+
+# --- the store at the end of a match -------------------------------------------------
+
+READ_ONLY = "the store is read-only"
+BUSY = "the store is busy: another program is writing to it"
+
+
+def store_file(tmp_path) -> Path:
+    path = tmp_path / "retro.sqlite3"
+    Store.open(path).close()
+    return path
+
+
+def read_only_store(path: Path) -> Store:
+    """The store at `path` on a connection that cannot write (as root, file
+    permissions would not stop it)."""
+    return Store(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                 isolation_level=None), path)
+
+
+LOSING = "h\n" * 40   # the machine reads always-heads and wins by 20
+
+
+def test_a_match_the_store_cannot_keep_says_so_in_one_line(tmp_path):
+    path = store_file(tmp_path)
+    store = read_only_store(path)
+    out = run(LOSING, store=store)
+    assert "I win -- up by 20" in out
+    assert (f"NOT SAVED: the match, 5-25 against awk ({READ_ONLY}).\n"
+            in out)
+    assert out.rstrip().endswith(SIGN_OFF) and "Traceback" not in out
+    store.close()
+    with Store.open(path) as again:
+        assert again.results() == []
+
+
+def test_a_match_ending_while_another_program_holds_the_store(tmp_path):
+    path = store_file(tmp_path)
+    store = Store.open(path, timeout=0.1)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        out = run(LOSING, store=store)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    said = " ".join(out.split())                 # folded at 72 columns
+    assert said.endswith(f"NOT SAVED: the match, 5-25 against awk ({BUSY}). "
+                         + " ".join(SIGN_OFF.split()))
+    run(LOSING, store=store)                     # free again: kept
+    assert [r.score for r in store.results()] == ["5-25"]
+    store.close()
+
+
+# --- hostile input ---------------------------------------------------------------
+
+class Recording(StreamTeletype):
+    """A stream teletype that notes every question and the answer it got."""
+
+    def __init__(self, *streams):
+        super().__init__(*streams)
+        self.asked: list[tuple[str, str]] = []
+
+    def ask(self, prompt, choices=()):
+        answer = super().ask(prompt, choices)
+        self.asked.append((prompt, answer))
+        return answer
+
+
+def squashed(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
+def assert_the_roll_is_intact(tty: Recording, printed: str) -> None:
+    """The roll is what was printed, and holds every question and its
+    answer, in order (folding aside)."""
+    assert tty.paper() == printed
+    paper, at = squashed(printed), 0
+    for prompt, answer in tty.asked:
+        found = paper.find(squashed(prompt + answer), at)
+        assert found >= 0, (prompt, answer[:40])
+        at = found + len(squashed(prompt + answer))
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(["\u0663", "\u00b2", "\u2463", "1" * 5000, "-" + "9" * 5000,
+                     "x" * 100_000, "h" * 100_000, "\x00\x07\x1b[2J\x7f",
+                     "\u202e\ufeff", "help", "?", "q", "quit", "h", "t",
+                     "", "HEADS", "\uff48", "seer", "MIXER", "%s{}"]),
+    st.text(max_size=40),
+    st.text(alphabet=st.characters(max_codepoint=0x9f), max_size=10),
+).filter(lambda line: "\n" not in line and "\r" not in line)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=st.lists(HOSTILE, max_size=30), ask=st.booleans())
+def test_hostile_lines_at_every_prompt_leave_the_roll_intact(lines, ask):
+    out = io.StringIO()
+    tty = Recording(io.StringIO("".join(line + "\n" for line in lines)), out)
+    mr.play(tty, rng=random.Random(3), store=Store.memory(), seed=3,
+            ask_opponent=ask)
+    printed = out.getvalue()
+    assert printed.rstrip().endswith(SIGN_OFF)
+    assert_the_roll_is_intact(tty, printed)
+    assert len(tty.asked) <= len(lines)
+
+
 # --- choosing the opponent ----------------------------------------------------------
 
 SIGN_OFF = "T H A N K   Y O U   F O R   P L A Y I N G"
@@ -292,10 +427,18 @@ def test_a_wrong_name_gets_one_line_and_the_question_again():
     assert mr.choose_opponent(tty) == "seer"
     after = out.getvalue().split("opponent (awk)? hal\n", 1)[1]
     assert after.splitlines() == [
-        "There is no machine called 'hal'; pick one from the list.",
+        'There is no machine called "hal"; pick one from the list.',
         "opponent (awk)? Shannon's own",
-        "There is no machine called \"shannon's own\"; pick one from the list.",
+        'There is no machine called "Shannon\'s own"; pick one from the list.',
         "opponent (awk)? SEER"]
+
+
+def test_help_at_the_question_says_what_it_wants():
+    out = io.StringIO()
+    tty = StreamTeletype(io.StringIO("help\n?\nmrm\n"), out)
+    assert mr.choose_opponent(tty) == "mrm"
+    assert " ".join(out.getvalue().split()).count(mr.OPPONENT_HELP) == 2
+    assert "There is no machine" not in out.getvalue()
 
 
 def test_quit_at_the_question_plays_no_match():
@@ -324,7 +467,7 @@ def test_the_room_lets_the_player_pick_the_opponent(registry):
 
 
 def test_a_machine_that_cannot_be_made_is_refused_in_one_message(registry):
-    sorry = ("Sorry: the machine 'ghost' cannot be loaded "
+    sorry = ('Sorry: the machine "ghost" cannot be loaded '
              "(No module named 'retro.no_such_module').")
     out = run("ghost\ncontrary\nh\n", ask_opponent=True)
     assert " ".join(out.split()).count(sorry) == 1   # folded at 72 columns
@@ -346,6 +489,8 @@ def test_opponent_option(registry):
     mr.add_play_options(parser)
     assert parser.parse_args([]).opponent == "awk"
     assert parser.parse_args(["--opponent", "contrary"]).opponent == "contrary"
+    assert parser.parse_args(["--opponent", "CONTRARY"]).opponent == "contrary"
+    assert parser.parse_args(["--opponent", "Mixer"]).opponent == "mixer"
     with pytest.raises(argparse.ArgumentError):
         parser.parse_args(["--opponent", "nobody"])
     assert "You win -- up by 20" in run("h\n" * 20, opponent="contrary")
@@ -487,3 +632,9 @@ def test_retro_play_mindreader_prints_the_transcript(tmp_path):
     bad = subprocess.run(retro + ["--opponent", "nobody"], env=env, text=True,
                          capture_output=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+    assert len(bad.stderr.splitlines()) == 1
+    upper = subprocess.run(retro + ["--opponent", "MIXER", "--seed", "1"],
+                           env=env, text=True, input="h\n",
+                           capture_output=True)
+    assert upper.returncode == 0, upper.stderr
+    assert "Tonight your mind is read by mixer" in upper.stdout

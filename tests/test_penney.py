@@ -10,9 +10,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from retro.games import penney
-from retro.engines.penney_odds import patterns
+from retro.engines.penney_odds import odds, patterns, spell
 from retro.room.store import Store
 from retro.room.teletype import StreamTeletype
 
@@ -26,6 +28,11 @@ def run(answers: str, *, seed: int = 4, store: Store | None = None,
     tty = StreamTeletype(io.StringIO(answers), out := io.StringIO())
     penney.play(tty, rng=random.Random(seed), store=store, seed=seed, **options)
     return out.getvalue()
+
+
+def flat(text: str) -> str:
+    """Printed text with the carriage's line breaks undone."""
+    return " ".join(text.split())
 
 
 def replay(name: str, seed: int, store: Store) -> tuple[str, str]:
@@ -178,7 +185,7 @@ def test_ctrl_c_while_the_tosses_print_cannot_undo_a_lost_bet():
 
 
 @pytest.mark.parametrize("answer, message", [
-    ("maybe", "Answer y or n (or q to leave)."),
+    ("maybe", "Answer y or n (or q to leave, help for the rules)."),
 ])
 def test_bad_yes_no(answer, message):
     assert message in run(f"{answer}\nq\n")
@@ -186,8 +193,8 @@ def test_bad_yes_no(answer, message):
 
 @pytest.mark.parametrize("answer, message", [
     ("", "Type a pattern of tosses, like HTH."),
-    ("HHHH", "HHHH has 4 tosses; a pattern here has 3, like HTH."),
-    ("abc", "'abc' is not a pattern: use H and T only, like HTH."),
+    ("HHHH", '"HHHH" has 4 tosses; a pattern here has 3, like HTH.'),
+    ("abc", '"abc" is not a pattern: use H and T only, like HTH.'),
     ("HTT", "HTT is mine: pick a different pattern."),
 ])
 def test_bad_patterns_get_a_message_and_another_chance(answer, message):
@@ -197,7 +204,8 @@ def test_bad_patterns_get_a_message_and_another_chance(answer, message):
     assert message in output
 
 
-@pytest.mark.parametrize("answer", ["0", "-5", "101", "ten", "1.5", "9" * 5000])
+@pytest.mark.parametrize("answer", ["0", "-5", "101", "ten", "1.5", "9" * 5000,
+                                    "٣", "²", "1" * 19, "+5", "a", "5\x00"])
 def test_bad_stakes_get_a_message_and_another_chance(answer):
     output = run(f"y\nHHH\n{answer}\nq\n")
     assert "Stake a whole number of pennies from 1 to 100, or all." in output
@@ -244,7 +252,22 @@ BLOG_ROWS = [
 def test_odds_json_is_the_blog_posts_matrix(capsys):
     code, out, _ = cli(capsys, "odds", "--json")
     assert code == 0
-    assert json.loads(out) == {"patterns": patterns(3), "p": BLOG_ROWS}
+    data = json.loads(out)
+    assert {key: data[key] for key in ("patterns", "p")} == {
+        "patterns": patterns(3), "p": BLOG_ROWS}
+
+
+@pytest.mark.parametrize("argv", [[], ["--length", "5"], ["HTHH", "THTT"],
+                                  ["H" * 20, "T" * 20]])
+def test_odds_json_holds_the_best_replies_its_text_prints(capsys, argv):
+    _, text, _ = cli(capsys, "odds", *argv)
+    _, out, _ = cli(capsys, "odds", "--json", *argv)
+    printed = re.findall(r"against (\w+) pick (\w+): it shows first with "
+                         r"chance (\S+)", text)
+    assert printed and [tuple(reply.values()) for reply in
+                        json.loads(out)["best_replies"]] == printed
+    assert json.loads(out)["best_replies"][0].keys() == {"against", "pick",
+                                                          "chance"}
 
 
 def test_odds_text_shows_the_table_and_the_best_replies(capsys):
@@ -273,9 +296,13 @@ def test_odds_for_named_patterns_of_any_length(capsys):
     a, b = "H" * 64, "T" + "H" * 63
     code, out, _ = cli(capsys, "odds", a, b, "--json")
     assert code == 0
-    assert json.loads(out) == {"patterns": [a, b],
-                               "p": [["0", f"1/{2 ** 64}"],
-                                     [f"{2 ** 64 - 1}/{2 ** 64}", "0"]]}
+    assert json.loads(out) == {
+        "patterns": [a, b],
+        "p": [["0", f"1/{2 ** 64}"], [f"{2 ** 64 - 1}/{2 ** 64}", "0"]],
+        "best_replies": [
+            {"against": a, "pick": b, "chance": f"{2 ** 64 - 1}/{2 ** 64}"},
+            {"against": b, "pick": "T" + b[:-1], "chance": str(
+                odds("T" + b[:-1], b))}]}
     code, out, _ = cli(capsys, "odds", "htth", "t,h,h,t")
     assert "  HTTH     0   1/2" in out
 
@@ -292,17 +319,47 @@ def test_wait(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["odds", "--length", "0"], "retro: --length must be 1 to 10, not 0"),
-    (["odds", "--length", "11"], "retro: --length must be 1 to 10, not 11"),
-    (["wait", "--length", "17"], "retro: --length must be 1 to 16, not 17"),
-    (["odds", "HXH"], "retro: 'HXH' is not a pattern: use H and T only, like HTH"),
+    (["odds", "HXH"], 'retro: "HXH" is not a pattern: use H and T only, like HTH'),
     (["odds", "HTH", "HT"], "retro: the patterns must all have the same length"),
-    (["odds", "HTH", "hth"], "retro: HTH is given twice"),
-    (["wait", "-k", "4", "HTH"], "retro: the patterns have 3 tosses, not --length 4"),
+    (["odds", "HTH", "hth"], 'retro: "HTH" is given twice'),
+    (["wait", "-k", "4", "HTH"], 'retro: "HTH" has 3 tosses, not --length 4'),
+    (["wait", "-k", "1", "HT"], 'retro: "HT" has 2 tosses, not --length 1'),
+    (["wait", "H" * 1001], 'retro: "HHHHHHHHHHHHHHHHHHHH..." has 1001 tosses; a '
+                           'pattern named here has at most 1000'),
+    (["odds", "H" * 20_000, "T" * 20_000],
+     'retro: "HHHHHHHHHHHHHHHHHHHH..." has 20000 tosses; a pattern named here '
+     'has at most 1000'),
+    (["odds", *patterns(7)[:65]], "retro: name at most 64 patterns, not 65"),
+    (["odds", "x" * 100_000], 'retro: "xxxxxxxxxxxxxxxxxxxx..." is not a pattern: '
+                              'use H and T only, like HTH'),
 ])
 def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
     code, out, err = cli(capsys, *argv)
     assert (code, out, err) == (2, "", message + "\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["odds", "--length", "0"], "must be at least 1: 0"),
+    (["odds", "--length", "11"], "must be at most 10: 11"),
+    (["wait", "--length", "17"], "must be at most 16: 17"),
+    (["wait", "--length", "٣"], 'not a whole number: "٣"'),
+    (["odds", "--length", "4" * 5000], 'too large: "44444444444444444444..."'),
+])
+def test_a_length_out_of_bounds_is_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = cli(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"argument --length/-k: {message};" in err
+
+
+def test_patterns_of_the_longest_named_length_are_answered(capsys):
+    """Patterns of 1000 tosses give fractions of some 300 digits, printed
+    whole (64 of them take seconds: benchmarks/penney.py times that)."""
+    rng = random.Random(1000)
+    named = [spell(rng.getrandbits(1000), 1000) for _ in range(3)]
+    code, out, _ = cli(capsys, "odds", "--json", *named)
+    assert code == 0 and len(json.loads(out)["p"]) == 3
+    code, out, _ = cli(capsys, "wait", *patterns(6))
+    assert code == 0 and len(out.splitlines()) == 2 + 64
 
 
 def test_argparse_usage_errors_exit_2_without_a_traceback(capsys):
@@ -415,10 +472,407 @@ def test_two_rooms_betting_at_once_lose_no_pennies(tmp_path):
     assert results[-1].detail["bankroll"] == penney.STAKE + moved
 
 
-def test_a_bet_is_paid_from_the_stored_bankroll_and_stops_at_nothing():
+def test_a_stake_the_stored_bankroll_no_longer_covers_is_not_settled():
     store = Store.memory()
     store.put(penney.BANKROLL, 5)  # another room lost the rest meanwhile
-    lost = penney.Bet("HHH", "THH", 30, "THH", True)
-    assert penney.settle(store, lost, seed=1) == 0
-    assert store.get(penney.BANKROLL) == 0
+    for tosses in ("THH", "HHH"):  # lost or won, it is not settled
+        with pytest.raises(penney.Uncovered) as short:
+            penney.settle(store, penney.Bet("HHH", "THH", 30, tosses, True), 1)
+        assert short.value.bankroll == 5
+    assert store.get(penney.BANKROLL) == 5 and store.results() == []
+    assert penney.settle(store, penney.Bet("HHH", "THH", 5, "THH", True), 1) == 0
     assert store.results("penney")[-1].score == "-5 to 0"
+
+
+# Words, help and leaving at every question -----------------------------------
+
+# Each question of the game, and the answers that reach it from the start
+# (seed 4, 100 pennies; the fresh stake with a store that holds 0).
+QUESTIONS = {
+    "Do you want to pick first? (y/n) ": "",
+    "Your pattern of 3 tosses? ": "y\n",
+    "Your stake, up to 100 pennies? ": "y\nHHH\n",
+    "Would you like a fresh stake of 100 pennies? (y/n) ": "",
+}
+
+
+def broke_if(question: str) -> Store:
+    store = Store.memory()
+    if question.startswith("Would you like"):
+        store.put(penney.BANKROLL, 0)
+    return store
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+@pytest.mark.parametrize("word", ["help", "HELP", "?"])
+def test_help_at_every_question_tells_the_rules_and_asks_again(question, word):
+    output = run(QUESTIONS[question] + f"{word}\nq\n",
+                 store=broke_if(question))
+    shown = output.split(question + word + "\n", 1)[1]
+    rules = penney.how_to_bet(3)
+    assert shown.startswith(re.sub(r"\s+", " ", rules)[:30])
+    assert " ".join(shown.split(question)[0].split()) == rules
+    assert shown.split("\n")[-3].startswith(question)  # asked again
+    assert "q at any question to leave" in rules
+    assert "Stake whole pennies" in rules
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+@pytest.mark.parametrize("word", ["q", "Q", "quit", "QUIT", "leave", "exit"])
+def test_q_or_quit_leaves_at_every_question(question, word):
+    store = broke_if(question)
+    output = run(QUESTIONS[question] + f"{word}\n", store=store)
+    assert output.endswith(f"{question}{word}\nYou leave with "
+                           f"{penney.pennies(store.get(penney.BANKROLL, 100))}.\n")
+    assert store.results() == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(letter=st.characters(codec="ascii").filter(
+    lambda c: c.isprintable() and not c.isdigit() and c.lower() not in "ynq?"))
+def test_a_single_letter_means_only_what_the_question_says(letter):
+    # at y/n, only y and n; a stake is a number or "all"; H and T are tosses
+    output = run(f"{letter}\ny\nHHH\n{letter}\nq\n")
+    assert "Answer y or n" in output.split("y/n) y")[0]
+    assert "Stake a whole number" in output and "Tossing" not in output
+    pattern = run(f"y\n{letter}\nq\n", length=1)
+    assert ("I pick" in pattern) == (letter.upper() in "HT")
+
+
+def test_one_toss_and_one_penny_are_singular():
+    # seed 3, length 1: picking first with H, the machine T; H shows at once
+    output = run("y\nh\n1\nq\n", seed=3, length=1)
+    assert "We each choose a pattern of 1 toss, like H." in output
+    assert "Your pattern of 1 toss? h" in output
+    assert "H shows after 1 toss: you win 1 penny." in output
+    assert "You have 101 pennies." in output
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32), length=st.integers(1, 8),
+       stake=st.sampled_from(["1", "2", "all"]), first=st.sampled_from("yn"))
+def test_no_count_is_printed_with_the_wrong_word(seed, length, stake, first):
+    rng = random.Random(seed)
+    pattern = "".join(rng.choice("HT") for _ in range(length))
+    store = Store.memory()
+    store.put(penney.BANKROLL, rng.choice([1, 2, 100]))
+    answers = f"{first}\n{pattern}\n{penney.example(length)}\n{stake}\n" * 2
+    output = run(answers + "q\n", seed=seed, store=store, length=length)
+    assert not re.search(r"\b1 (tosses|pennies)\b", output), output
+    assert not re.search(r"\b(\d*[02-9]|\d+\d) (toss|penny)\b", output), output
+
+
+# The bankroll as stored -------------------------------------------------------
+
+@pytest.mark.parametrize("raw", ["abc", '"x"', "null", "[]", "1e308", "true",
+                                 "false", "-5", "1.5", "100.0", "{}",
+                                 str(10 ** 16), "9" * 5000])
+def test_a_bankroll_that_is_not_whole_pennies_is_set_aside(raw):
+    store = Store.memory()
+    store.put(penney.BANKROLL, 1)
+    store.db.execute("UPDATE state SET value = ? WHERE key = ?",
+                     (raw, penney.BANKROLL))
+    tty = StreamTeletype(io.StringIO("y\nHHH\n10\nq\n"), out := io.StringIO())
+    store.notice = tty.say
+    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    lines = out.getvalue().splitlines()
+    told = [line for line in lines if "damaged" in line]
+    assert told and "penney.bankroll" in told[0]
+    assert "True" not in out.getvalue() and "e+308" not in out.getvalue()
+    assert "You have 100 pennies." in lines  # a fresh stake, then one bet
+    assert store.get(penney.BANKROLL) == 90  # seed 4: HHH loses 10
+    kept = store.db.execute("SELECT value FROM state WHERE key = ?",
+                            (penney.BANKROLL + ".damaged-1",)).fetchone()
+    assert kept == (raw,)  # nothing is lost
+
+
+def test_a_bankroll_near_the_banks_limit_stakes_only_what_it_can_pay():
+    store = Store.memory()
+    store.put(penney.BANKROLL, penney.BANK_LIMIT - 7)
+    # seed 3, length 1: H against T, and H shows: the bank pays up to its limit
+    output = run("y\nh\nall\nq\n", seed=3, length=1, store=store)
+    assert "Your stake, up to 7 pennies? all" in output
+    assert store.get(penney.BANKROLL) == penney.BANK_LIMIT
+    again = run("y\n", store=store)
+    assert f"You have {penney.BANK_LIMIT} pennies." in again
+    assert flat(again).endswith(
+        f"You have broken the bank: it holds no more than {penney.BANK_LIMIT} "
+        f"pennies for anyone. You leave with {penney.BANK_LIMIT} pennies.")
+
+
+# When the store fails ---------------------------------------------------------
+
+class Hooked(StreamTeletype):
+    """A teletype that runs `hooks[prefix]` the first time a prompt that
+    starts with `prefix` is asked, the hooks in the order given."""
+
+    def __init__(self, answers: str, hooks: list[tuple[str, object]]):
+        super().__init__(io.StringIO(answers), io.StringIO())
+        self.hooks = list(hooks)
+
+    def ask(self, prompt: str, choices=()) -> str:
+        if self.hooks and prompt.startswith(self.hooks[0][0]):
+            self.hooks.pop(0)[1]()
+        return super().ask(prompt, choices)
+
+
+def test_a_locked_store_calls_the_bet_off_and_the_game_goes_on(tmp_path):
+    import sqlite3
+    path = tmp_path / "retro.sqlite3"
+    store = Store.open(path, timeout=0.2)
+    other = sqlite3.connect(path, isolation_level=None)
+    tty = Hooked("y\nHHH\n10\ny\nHHH\n10\nq\n", [
+        ("Your stake", lambda: other.execute("BEGIN IMMEDIATE")),
+        ("Do you want", lambda: other.execute("ROLLBACK"))])
+    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    output = tty.outstream.getvalue()
+    assert ("Your stake, up to 100 pennies? 10 The bet is off (the store is "
+            "busy: another program is writing to it): nothing was taken or "
+            "paid. Do you want") in flat(output)
+    assert output.count("Tossing") == 1  # the second bet, once the lock is gone
+    assert [r.detail["stake"] for r in Store.open(path).results("penney")] == [10]
+    assert Store.open(path).get(penney.BANKROLL) in (90, 110)
+
+
+def test_a_read_only_store_calls_every_bet_off_and_keeps_what_was_settled():
+    store = Store.memory()
+    tty = Hooked("y\nHHH\n10\ny\nHHH\n20\ny\nHHH\n30\nq\n", [
+        ("Your stake", lambda: None),
+        ("Your stake", lambda: store.db.execute("PRAGMA query_only = 1"))])
+    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    output = tty.outstream.getvalue()
+    assert output.count("The bet is off (the store is read-only): nothing was "
+                        "taken or paid.") == 2
+    assert output.count("Tossing") == 1
+    assert [r.score for r in store.results("penney")] == ["-10 to 90"]
+    assert output.endswith("You leave with 90 pennies.\n")
+
+
+def test_a_fresh_stake_the_store_cannot_give_ends_the_game_in_one_line():
+    store = Store.memory()
+    store.put(penney.BANKROLL, 0)
+    store.db.execute("PRAGMA query_only = 1")
+    output = run("y\n", store=store)
+    assert flat(output).endswith(
+        "(y/n) y The game stops here (the store is read-only); no bet was "
+        "open, so nothing was taken or paid. You leave with 0 pennies.")
+
+
+def test_a_store_that_cannot_even_be_read_ends_the_game_in_one_line():
+    from retro.room.store import StoreError
+
+    class Unreadable(Store):
+        def get(self, *args, **kwargs):
+            raise StoreError("the store cannot be read: disk I/O error")
+
+    import sqlite3
+    store = Unreadable(sqlite3.connect(":memory:", isolation_level=None))
+    output = run("y\n", store=store)
+    assert flat(output).endswith(
+        "q to leave. The game stops here (the store cannot be read: disk I/O "
+        "error); no bet was open, so nothing was taken or paid. You leave.")
+
+
+# Two rooms on one store -----------------------------------------------------
+
+class Keys:
+    """A room's keyboard: a line is typed only when the test says so."""
+
+    def __init__(self):
+        import queue
+        import threading
+        self.lines = queue.Queue()
+        self.waiting = threading.Event()
+
+    def readline(self) -> str:
+        self.waiting.set()
+        return self.lines.get()
+
+
+class Room:
+    """One room playing Penney's game on its own Store of a shared file, in
+    a thread that runs only while the test types an answer into it."""
+
+    def __init__(self, path: Path, seed: int):
+        import threading
+        self.keys = Keys()
+        self.tty = StreamTeletype(self.keys, io.StringIO())
+        self.failures: list[BaseException] = []
+        self.thread = threading.Thread(target=self._play, args=(path, seed),
+                                       daemon=True)
+        self.thread.start()
+        self._settle()
+
+    def _play(self, path: Path, seed: int) -> None:
+        try:
+            with Store.open(path) as store:
+                store.notice = self.tty.say
+                penney.play(self.tty, rng=random.Random(seed), store=store,
+                            seed=seed)
+        except BaseException as failure:  # noqa: BLE001 - reported by the test
+            self.failures.append(failure)
+
+    def _settle(self) -> None:
+        """Wait until the room waits at a prompt again, or has finished."""
+        while not self.keys.waiting.wait(0.01) and self.thread.is_alive():
+            pass
+
+    @property
+    def paper(self) -> str:
+        return self.tty.outstream.getvalue()
+
+    @property
+    def prompt(self) -> str:
+        return "" if not self.thread.is_alive() else self.paper.split("\n")[-1]
+
+    def type(self, line: str | None) -> None:
+        """Type `line` at the prompt (None: the input ends)."""
+        if not self.thread.is_alive():
+            return
+        self.keys.waiting.clear()
+        self.keys.lines.put("" if line is None else line + "\n")
+        self._settle()
+
+    def end(self) -> None:
+        while self.thread.is_alive():
+            self.type(None)
+        self.thread.join()
+        assert self.failures == []
+
+
+def ledger(path: Path, papers: list[str]) -> tuple[int, list]:
+    """The stored bankroll now, and every recorded bet checked against it."""
+    with Store.open(path) as store:
+        results = store.results("penney")
+        now = store.get(penney.BANKROLL, penney.STAKE)
+    level, moved = penney.STAKE, 0
+    for result in results:
+        change, after = re.fullmatch(r"([+-]\d+) to (\d+)", result.score).groups()
+        change, after = int(change), int(after)
+        before = after - change
+        stake = result.detail["stake"]
+        # no stake exceeds the stored bankroll, and none is clamped
+        assert 1 <= stake <= before, result
+        assert change == (stake if result.outcome == "win" else -stake), result
+        # each bet starts where the last one left the store (or a fresh stake)
+        assert before == level or (level == 0 and before == penney.STAKE)
+        level, moved = after, moved + change
+    fresh = sum(paper.count(f"Here are {penney.STAKE} pennies.")
+                for paper in papers)
+    # the recorded wins and losses (and fresh stakes) are the whole change
+    assert now == penney.STAKE + moved + fresh * penney.STAKE
+    return now, results
+
+
+def test_a_stake_another_room_has_lost_meanwhile_is_not_taken(tmp_path):
+    path = tmp_path / "retro.sqlite3"
+    a, b = Room(path, seed=4), Room(path, seed=11)
+    for line in ("y", "HHH"):  # B reaches its stake with 100 in the store
+        b.type(line)
+    assert b.prompt == "Your stake, up to 100 pennies? "
+    for line in ("y", "HHH", "all"):  # seed 4: A loses all 100
+        a.type(line)
+    assert "I win 100 pennies." in a.paper
+    b.type("100")  # won or lost, this stake is not there
+    assert flat(b.paper).endswith(
+        "Your stake, up to 100 pennies? 100 Another game has changed your "
+        "bankroll: you have 0 pennies now, and nothing was taken. You are "
+        "broke. Would you like a fresh stake of 100 pennies? (y/n)")
+    assert "Tossing" not in b.paper
+    b.type("y")
+    a.type("y")  # A is offered one too, but B's has already been given
+    assert "Another game has given you a stake already: you have 100 " \
+           "pennies." in flat(a.paper)
+    a.end(), b.end()
+    now, results = ledger(path, [a.paper, b.paper])
+    assert now == 100 and [r.score for r in results] == ["-100 to 0"]
+
+
+def test_a_stake_larger_than_what_is_left_is_asked_again(tmp_path):
+    path = tmp_path / "retro.sqlite3"
+    a, b = Room(path, seed=4), Room(path, seed=11)
+    for line in ("y", "HHH"):
+        b.type(line)
+    for line in ("y", "HHH", "60"):  # seed 4: A loses 60
+        a.type(line)
+    b.type("100")
+    assert flat(b.paper).endswith(
+        "Another game has changed your bankroll: you have 40 pennies now, and "
+        "nothing was taken. Your stake, up to 40 pennies?")
+    b.type("40")
+    a.end(), b.end()
+    now, results = ledger(path, [a.paper, b.paper])
+    assert [r.detail["stake"] for r in results] == [60, 40]
+    assert now in (0, 80)
+
+
+ANSWERS = {
+    "Do you want": st.sampled_from(["y", "n"]),
+    "Your pattern": st.sampled_from(patterns(3)),
+    "Your stake": st.one_of(st.sampled_from(["all", "1", "50", "100", "150"]),
+                            st.integers(1, 300).map(str)),
+    "Would you like": st.sampled_from(["y", "y", "n"]),
+}
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(turns=st.lists(st.sampled_from([0, 1]), max_size=40),
+       seeds=st.tuples(st.integers(0, 999), st.integers(0, 999)),
+       data=st.data())
+def test_two_rooms_in_any_interleaving_invent_and_lose_no_pennies(
+        tmp_path_factory, turns, seeds, data):
+    path = tmp_path_factory.mktemp("rooms") / "retro.sqlite3"
+    rooms = [Room(path, seeds[0]), Room(path, seeds[1])]
+    try:
+        for turn in turns:
+            room = rooms[turn]
+            prompt = room.prompt
+            answer = next((data.draw(answers)
+                           for start, answers in ANSWERS.items()
+                           if prompt.startswith(start)), None)
+            room.type(answer)
+    finally:  # hypothesis may stop an example in the middle of a draw
+        for room in rooms:
+            room.end()
+    ledger(path, [room.paper for room in rooms])
+
+
+# Anything typed at any question ------------------------------------------------
+
+NASTY = ["²", "④", "٣", "1" * 5000, "9" * 19, "-1", "+5", "1e3", "x" * 100_000,
+         "H" * 100_000, "h t h", "H,T,H", "\x00\x07\x1b[2J", "%s{}", "é̈",
+         "שלום", "😀" * 50, "", " ", "help", "?", "y", "n", "all", "ALL",
+         "10", "100", "t", "h", "hth", "HHHH"]
+typed_lines = st.one_of(
+    st.sampled_from(NASTY),
+    st.sampled_from(patterns(3)),
+    st.text(max_size=60),
+    st.text(alphabet=st.characters(max_codepoint=0x1F), max_size=10),
+).filter(lambda line: "\n" not in line and "\r" not in line)
+
+
+@settings(max_examples=80, deadline=None)
+@given(question=st.sampled_from(list(QUESTIONS)),
+       typed=st.lists(typed_lines, max_size=25), length=st.integers(1, 8))
+def test_anything_typed_at_any_question_gets_a_line_and_another_chance(
+        question, typed, length):
+    store = broke_if(question)
+    before = store.get(penney.BANKROLL, penney.STAKE)
+    answers = QUESTIONS[question].replace("HHH", penney.example(length))
+    tty = StreamTeletype(io.StringIO(answers + "\n".join(typed) + "\n"),
+                         out := io.StringIO())
+    store.notice = tty.say
+    penney.play(tty, rng=random.Random(4), store=store, seed=4, length=length)
+    printed = out.getvalue()
+    assert tty.paper() == printed  # the roll holds what was printed
+    assert re.search(r"\nYou leave with \d+ penn(y|ies)\.\n\Z", printed)
+    assert "Traceback" not in printed
+    assert all(len(line) <= 72 for line in printed.splitlines()
+               if not line.startswith("Tossing:"))
+    # every penny is accounted for by a recorded bet or a fresh stake
+    moved = sum(int(r.score.split()[0]) for r in store.results("penney"))
+    fresh = printed.count(f"Here are {penney.STAKE} pennies.")
+    assert store.get(penney.BANKROLL, penney.STAKE) == \
+        before + moved + fresh * penney.STAKE

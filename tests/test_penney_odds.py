@@ -255,14 +255,36 @@ def test_patterns_are_read_leniently(text, pattern):
 
 @pytest.mark.parametrize("text, message", [
     ("", "type a pattern of tosses, like HTH"),
-    ("HXH", "'HXH' is not a pattern: use H and T only, like HTH"),
-    ("HT", "HT has 2 tosses; a pattern here has 3, like HTH"),
-    ("HTHT", "HTHT has 4 tosses; a pattern here has 3, like HTH"),
+    ("HXH", '"HXH" is not a pattern: use H and T only, like HTH'),
+    ("HT", '"HT" has 2 tosses; a pattern here has 3, like HTH'),
+    ("HTHT", '"HTHT" has 4 tosses; a pattern here has 3, like HTH'),
+    ("H", '"H" has 1 toss; a pattern here has 3, like HTH'),
+    ("x" * 100_000, '"xxxxxxxxxxxxxxxxxxxx..." is not a pattern: use H and T '
+                    'only, like HTH'),
 ])
 def test_bad_patterns_are_explained(text, message):
     with pytest.raises(ValueError) as error:
         parse_pattern(text, 3)
     assert str(error.value) == message
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=40),
+                      st.text(alphabet="HhTt ,\x00\u2003\u00dfx", max_size=40),
+                      st.integers(0, 200_000).map(lambda n: "HT" * n)),
+       length=st.integers(1, 8))
+def test_any_typed_pattern_is_a_pattern_or_one_short_line(text, length):
+    """Whatever is typed: a pattern of H and T, or one line of at most 100
+    characters, typed text in double quotes, and no "1 tosses"."""
+    try:
+        pattern = parse_pattern(text, length)
+    except ValueError as error:
+        message = str(error)
+        assert "\n" not in message and len(message) <= 100, message
+        assert message.startswith(('"', "type a pattern")), message
+        assert "1 tosses" not in message
+    else:
+        assert len(pattern) == length and set(pattern) <= {"H", "T"}
 
 
 def test_patterns_of_different_lengths_are_refused():

@@ -5,6 +5,7 @@ import importlib.machinery
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -13,16 +14,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from retro.registry import COMMANDS, GAMES, Game
-from retro.room.room import (FrontEnds, Room, game_named, parse, scores_report,
-                             tear)
-from retro.room.store import Result, Store
-from retro.room.teletype import StreamTeletype
+from retro.common import plural
+from retro.registry import COMMANDS, GAMES, Game, game_called
+from retro.room.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
+                             help_column, parse, scores_report, shown, tear)
+from retro.room.store import Result, Store, StoreError
+from retro.room.teletype import StreamTeletype, cells, graphemes
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 REGENERATE = os.environ.get("RETRO_REGENERATE_TRANSCRIPTS") == "1"
+
+
+def screen_width(line: str) -> int:
+    """The cells a line takes, measured as the teletype's carriage does."""
+    return sum(cells(grapheme) for grapheme in graphemes(line))
 
 
 # -- fake machines, so the room can be tested apart from the real games -----
@@ -123,7 +132,18 @@ def session(lines, machines, *, store=None, seed=1):
     ("s", "scores", None),
     ("tear roll.txt", "tear", None),
     ("TEAR", "tear", None),
-    ("t", "play", "penney"),  # "triplets"; a stray "t" writes no file
+    ("t", "?", None),  # not "triplets", and a stray "t" writes no file
+    ("b", "?", None),  # not "basic": an alias is never one letter's worth
+    ("r", "?", None),  # nor "reader"
+    ("f", "play", "flip"),  # a game's own name may be begun with one letter
+    ("tr", "play", "penney"),  # two letters may begin an alias
+    ("look around", "look", None),
+    ("LOOK AT 1", "look", "mindreader"),
+    ("look at \u2462", "look", None),  # a circled three is not a number
+    ("PLAY \u2463", "play", None),
+    ("\u00b2", "?", None),
+    ("1" * 4301, "?", None),
+    ("play " + "1" * 4301, "play", None),
     ("tea", "?", None),
     ("q", "quit", None),
     ("exit", "quit", None),
@@ -217,11 +237,11 @@ def test_ctrl_c_at_the_room_prompt_does_not_leave():
     class Impatient(StreamTeletype):
         pressed = False
 
-        def ask(self, prompt, choices=()):
+        def ask(self, prompt, choices=(), history="game"):
             if not self.pressed:
                 self.pressed = True
                 raise KeyboardInterrupt
-            return super().ask(prompt, choices)
+            return super().ask(prompt, choices, history)
 
     out = io.StringIO()
     tty = Impatient(io.StringIO("quit\n"), out)
@@ -291,9 +311,29 @@ def test_the_rooms_words_for_the_games_are_the_registrys():
             meaning = parse(f"play {name}")
             assert game_named(meaning.rest) is game, name
     tty = StreamTeletype(io.StringIO(), io.StringIO())
-    choices = Room(tty, Store.memory()).choices()
-    assert [name for name in choices if name in {g.name for g in GAMES}] == \
-        [game.name for game in GAMES]
+    offers = Room(tty, Store.memory()).choices()
+    assert [name for name in offers[""] if name in {g.name for g in GAMES}] \
+        == [game.name for game in GAMES]
+
+
+def test_tab_after_play_offers_only_the_machines():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from retro.room.teletype import completer
+
+    room = Room(StreamTeletype(io.StringIO(), io.StringIO()), Store.memory())
+    offer = completer(room.choices)
+
+    def tab(typed):
+        return [c.text for c in offer.get_completions(Document(typed),
+                                                      CompleteEvent())]
+
+    machines = [game.name for game in GAMES]
+    assert tab("play ") == tab("PLAY  ") == tab("look at ") == machines
+    assert tab("play h") == ["hexapawn"]
+    assert set(tab("")) >= {"look", "play", "scores", "tear", "quit"}
+    assert tab("reset ") == ["her"] and tab("play flip with ") == ["memory"]
 
 
 def long_winded(tty, store, **_):
@@ -433,7 +473,7 @@ def test_a_thousand_lines_of_junk_no_traceback_exit_0(tmp_path):
     assert b"Traceback" not in result.stderr and result.stderr == b""
     output = result.stdout.decode("utf-8")
     assert output.count("\n> ") >= 1000  # a prompt for every line
-    assert max(len(line) for line in output.splitlines()) <= 72
+    assert max(map(screen_width, output.splitlines())) <= 72
 
 
 @pytest.mark.parametrize("game", [game.name for game in GAMES])
@@ -567,7 +607,7 @@ def test_the_room_folds_at_72_columns_whatever_the_input(tmp_path):
     (["play", "mindreader", "--opponent", "hal"], "invalid choice: 'hal'"),
     (["tangle", "--where", "retro/room/room.py"], "--where wants FILE:LINE"),
     (["--transcript", "/no/such/dir/t.txt"],
-     "cannot write the transcript /no/such/dir/t.txt"),
+     'cannot write the transcript "/no/such/dir/t.txt"'),
 ])
 def test_usage_errors_exit_2_with_one_line(args, message, tmp_path):
     result = retro(*args, home=tmp_path / "home", cwd=ROOT)
@@ -652,8 +692,10 @@ def test_at_a_real_terminal(tmp_path):
     finally:
         child.close()
     assert child.exitstatus == 0
-    history = (tmp_path / "home" / "history").read_text()
-    assert "play flip" in history and "heads" in history
+    room = (tmp_path / "home" / "history").read_text()
+    game = (tmp_path / "home" / "history-game").read_text()
+    assert "play flip" in room and "heads" not in room  # two histories
+    assert "heads" in game and "play flip" not in game
 
 
 def test_retro_play_of_a_broken_front_end_is_one_line_and_exit_1(
@@ -727,10 +769,13 @@ def test_the_scoreboard_counts_each_game_and_lists_the_last_five():
     assert rows == [["The", "Coin", "Machine", "4", "2", "2", "0", "0-3"],
                     ["The", "Sulky", "Machine", "1", "0", "0", "1", "0-0"],
                     ["oldgame", "1", "0", "0", "1", "7"]]
-    last = lines[lines.index("The last games:") + 1:]
-    assert len(last) == 5
-    assert last[0] == "  1962-03-01  The Coin Machine: 1-3 (loss)  seed 9"
-    assert last[2] == "  1962-03-01  oldgame: 7 (draw)"
+    last = lines[lines.index("The last games, newest first:") + 1:]
+    assert last == ["  1962-03-01  The Coin Machine: 0-3 (loss)  seed 11",
+                    "  1962-03-01  The Sulky Machine: 0-0 (draw)  seed 4",
+                    "  1962-03-01  oldgame: 7 (draw)",
+                    "  1962-03-01  The Coin Machine: 2-1 (win)  seed 9",
+                    "  1962-03-01  The Coin Machine: 1-3 (loss)  seed 9",
+                    "Play one again: retro play GAME --seed N."]
     assert scores_report([], GAMES) == [
         "No games played yet. The scoreboard is clean."]
 
@@ -745,3 +790,338 @@ def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
     assert (tmp_path / "retro-roll-1.txt").read_text() == "> hello\n"
     assert tear(tty, "sub/roll.txt") == ("The paper will not tear: "
                                          "No such file or directory.")
+
+
+# -- hardening: whatever is typed, whatever the store does -------------------
+
+
+
+class RoomAndGames(StreamTeletype):
+    """A piped teletype with two inputs: one for the room's prompt, one for
+    every other question, so that whatever a game does with its answers, the
+    next line typed at the room's prompt reaches the room."""
+
+    def __init__(self, room_lines: list[str], game_lines: list[str], out):
+        encode = lambda lines: io.BytesIO("".join(  # noqa: E731
+            line + "\n" for line in lines).encode("utf-8", "surrogatepass"))
+        super().__init__(encode(room_lines), out)
+        self.room_input, self.game_input = self.instream, encode(game_lines)
+        self.room_ended = False
+
+    def ask(self, prompt, choices=(), history="game"):
+        at_room = prompt == Room.PROMPT
+        self.instream = self.room_input if at_room else self.game_input
+        self.ended = self.room_ended if at_room else False
+        try:
+            return super().ask(prompt, choices, history)
+        finally:
+            if at_room:
+                self.room_ended = self.ended
+
+
+HUGE = ["1" * 4301, "play " + "1" * 4301, "look at " + "9" * 5000,
+        "7-" + "4" * 4301, "x" * 100_000, "play " + "y" * 100_000]
+typed = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet=st.characters(max_codepoint=0x9F), max_size=20),
+    st.text(alphabet=st.characters(categories=["Nd", "No"]), max_size=6),
+    st.sampled_from(HUGE + ["\u00b2", "PLAY \u2463", "look at \u2462",
+                            "tear ~nosuchuser/x.txt", "t", "b", "h", "q"]),
+).map(lambda line: line.replace("\n", " ").replace("\r", " "))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(room_lines=st.lists(typed, max_size=6),
+       game_lines=st.lists(typed, max_size=8))
+def test_whatever_is_typed_the_room_survives_and_keeps_its_roll(
+        room_lines, game_lines, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a TEAR among the lines writes here
+    out = io.StringIO()
+    tty = RoomAndGames(room_lines + ["look"], game_lines, out)
+    room = Room(tty, Store.memory(clock=fixed_clock), seed=1)
+    obey = room.obey  # a QUIT among the lines must not end the session:
+    room.obey = lambda line: obey(line) or True  # the last LOOK is the test
+    assert room.run() == 0
+    paper = out.getvalue()
+    assert paper.endswith(tty.paper())  # the roll is what was printed since
+    after = paper.rsplit(f"{Room.PROMPT}look\n", 1)[1]  # a TEAR, if any
+    assert after.startswith(ROOM[:40])  # the last LOOK still answered
+    assert paper.rstrip().endswith(FAREWELL)
+    assert max(map(screen_width, paper.splitlines()), default=0) <= 72
+
+
+@given(st.sampled_from(["", " ", "play ", "PLAY "]), st.characters(),
+       st.sampled_from(["", ".", "!", " "]))
+def test_a_single_letter_starts_only_what_it_begins(before, letter, after):
+    meaning = parse(before + letter + after)
+    if meaning.verb == "play" and len(meaning.rest) == 1:
+        game = game_named(meaning.rest)
+        if game is not None and meaning.rest[0] == letter.lower() \
+                and letter not in "123456789":  # the menu's numbers
+            assert any(name.lower().removeprefix("the ").startswith(
+                letter.lower()) for name in (game.name, game.title)), game
+    if meaning.verb not in ("play", "?", ""):
+        assert meaning.verb.startswith(letter.lower()) or \
+            letter.lower() in ("x", "?")  # the one-letter synonyms
+
+
+@given(st.text(alphabet=st.characters(categories=["Nd", "No", "Zs"]),
+               max_size=8))
+def test_only_ascii_digits_are_numbers(text):
+    for line in (text, f"play {text}", f"look at {text}"):
+        meaning = parse(line)  # never a ValueError from int()
+        if meaning.verb in ("play", "look") and meaning.rest:
+            game = game_named(meaning.rest)
+            if game is not None:
+                assert "".join(meaning.rest).isascii(), line
+    game = game_called(text)
+    assert game is None or text.strip().isascii()
+
+
+def test_look_around_is_look(machines):
+    _, output, _ = session("look around\nlook room\n", machines)
+    for reply in output.split(f"{Room.PROMPT}look")[1:]:
+        assert ROOM[:40] in reply
+
+
+def test_a_closer_look_says_more_than_looking_around(machines):
+    store = Store.memory(clock=fixed_clock)
+    for outcome in ("win", "loss", "loss"):
+        store.record("fakecoin", score="1-2", outcome=outcome, seed=3)
+    _, output, _ = session("look\nLOOK AT 1\nlook at the ghost\n", machines,
+                           store=store)
+    closer = " ".join(output.split("> LOOK AT 1\n", 1)[1]
+                      .split("> look at")[0].split())
+    assert closer == (
+        'A brass box with a coin slot: THE COIN MACHINE. Its brass plate '
+        'reads "1. THE COIN MACHINE"; it also answers to COIN. You have '
+        'played it 3 times and won 1. PLAY 1 sits you down at it.')
+    ghost = " ".join(output.split("> look at the ghost\n", 1)[1].split())
+    assert "A card on it says: OUT OF ORDER (ModuleNotFoundError:" in ghost
+    assert "You have not played it yet. PLAY 3 sits you down at it." in ghost
+
+
+def test_a_closer_look_at_every_real_machine():
+    for number, game in enumerate(GAMES, 1):
+        _, output, _ = session(f"look at {number}\n", GAMES)
+        said = " ".join(output.split(f"> look at {number}\n", 1)[1]
+                        .split("> ")[0].split())
+        assert said.startswith(game.description), number
+        assert f'"{number}. {game.title.upper()}"' in said
+        assert said.endswith(f"PLAY {number} sits you down at it.")
+
+
+def test_the_room_and_the_game_count_hers_matchboxes_alike(tmp_path):
+    from retro.engines.matchbox import matchboxes
+
+    hers = [box for box in matchboxes() if box.move % 2 == 0]
+    words = {19: "nineteen", 24: "twenty-four"}
+    hexapawn = game_called("her")
+    assert words[len(hers)] in hexapawn.description
+    assert "twenty-four" not in hexapawn.description
+    output = retro("play", "hexapawn", "--seed", "1", input=b"",
+                   home=tmp_path / "home").stdout.decode()
+    assert re.search(rf"\b{len(hers)} MATCHBOXES\b", output), output
+
+
+def test_help_keeps_every_phrase_in_its_column():
+    _, output, _ = session("help\n", GAMES)
+    rows = output.split("> help\n", 1)[1].split("\n> ")[0].splitlines()
+    table = [row for row in rows if row.startswith("  ") and row.strip()]
+    starts = {len(row) - len(row[2:].split("  ", 1)[1].lstrip())
+              for row in table if "  " in row[2:].strip()}
+    assert len(starts) == 1  # one description column, phrases and verbs alike
+    (column,) = starts
+    for phrase in ("PLAY FLIP WITH MEMORY", "FORGET FLIP", "RESET HER", "LOOK"):
+        (row,) = [row for row in table if row.startswith(f"  {phrase} ")]
+        assert len(row) > column  # its description is on the same line
+    assert max(map(len, rows)) <= 72
+    assert help_column(["X" * 30]) == 19  # too long: a line to itself
+
+
+def test_single_letters_after_a_match_start_no_game(machines, tmp_path,
+                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, output, store = session("h\nt\nb\ntea\n", GAMES)
+    assert "You sit down" not in output
+    assert output.count("To tear off the paper roll, type TEAR in full.") == 2
+    assert not list(tmp_path.iterdir())
+
+
+def test_scores_list_the_newest_game_first_with_its_seed(machines):
+    _, output, store = session("play coin\nh\nh\nh\nplay coin\nt\nt\nt\n"
+                               "scores\n", machines)
+    first, second = store.results()
+    assert first.seed != second.seed
+    last = output.split("The last games, newest first:\n", 1)[1].splitlines()
+    assert last[0].endswith(f"seed {second.seed}")
+    assert last[1].endswith(f"seed {first.seed}")
+    assert last[2] == "Play one again: retro play GAME --seed N."
+
+
+@given(st.lists(st.builds(
+    Result, game=st.one_of(st.text(), st.integers(), st.none(), st.binary()),
+    played_at=st.one_of(st.text(), st.integers(), st.none()),
+    score=st.one_of(st.text(), st.integers(), st.floats(), st.binary()),
+    outcome=st.one_of(st.sampled_from(["win", "loss", "draw"]), st.text()),
+    seed=st.one_of(st.none(), st.integers(0, 2 ** 63)),
+    detail=st.just({})), max_size=8))
+def test_the_scoreboard_prints_whatever_a_results_table_holds(results):
+    lines = scores_report(results, GAMES)
+    assert all(line.isprintable() for line in lines)
+
+
+def test_shown_is_printable_and_cut():
+    assert shown("x" * 100_000) == "x" * 17 + "..."
+    assert shown("\x1b[2J") == "?[2J"
+    assert shown(None) == "None" and shown(7) == "7"
+
+
+def test_a_damaged_results_row_does_not_stop_scores(machines, tmp_path):
+    with Store.open(tmp_path / "retro.sqlite3") as store:
+        store.record("fakecoin", score="3-0", outcome="win", seed=5)
+        store.db.execute("UPDATE results SET detail = 'abc', seed = 'x'")
+        _, output, _ = session("scores\nlook\n", machines, store=store)
+    assert "Traceback" not in output
+    assert "The Coin Machine" in output.split("> scores\n", 1)[1]
+    assert ROOM[:40] in output.split("> look\n", 1)[1]
+
+
+class FailingStore:
+    """A store whose every use fails the way a locked database does."""
+
+    def __init__(self):
+        self.real = Store.memory(clock=fixed_clock)
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise StoreError("the store is busy: another program is writing "
+                             "to it")
+        return fail if name in ("results", "record", "get", "put", "delete",
+                                "transaction") else getattr(self.real, name)
+
+
+def test_a_failing_store_is_one_line_and_the_room_goes_on(machines):
+    _, output, _ = session("scores\nreset coins\nyes\nlook at 1\n"
+                           "play coin\nh\nh\nh\nlook\n", machines,
+                           store=FailingStore())
+    lines = output.splitlines()
+    assert "(SCORES failed: the store is busy: another program is writing " \
+           "to it.)" in " ".join(lines)
+    assert "(RESET COINS failed: the store is busy: another program is " \
+           "writing to it.)" in " ".join(lines)
+    assert "*** GAME STOPPED: the store is busy: another program is " \
+           "writing to it ***" in " ".join(lines)
+    assert "PLAY 1 sits you down at it." in " ".join(lines)  # LOOK AT, too
+    assert ROOM[:40] in output.rsplit("> look\n", 1)[1]
+
+
+def test_a_read_only_store_is_one_line_in_the_room(machines, tmp_path):
+    with Store.open(tmp_path / "retro.sqlite3") as store:
+        store.put("coin/memory", [1])
+        store.db.execute("PRAGMA query_only = ON")  # as a read-only file
+        _, output, _ = session("reset coins\nyes\nlook\n", machines,
+                               store=store)
+        assert store.get("coin/memory") == [1]
+    said = " ".join(output.split())
+    assert "(RESET COINS failed: the store is read-only.)" in said
+    assert "Traceback" not in output
+
+
+def test_retro_play_stopped_by_the_store_exits_1(monkeypatch, tmp_path,
+                                                 capsys):
+    from retro.cli import main
+
+    def play(tty, *, rng, store, seed=None, **options):
+        raise StoreError("the store is read-only")
+
+    monkeypatch.setenv("RETRO_HOME", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "retro.games.flip",
+                        fake_module("retro.games.flip", play=play))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["play", "flip", "--seed", "1"]) == 1
+    assert "*** GAME STOPPED: the store is read-only ***" in \
+        capsys.readouterr().out
+
+
+def test_the_store_speaks_on_the_paper_once_the_session_is_open(
+        tmp_path, monkeypatch):
+    from retro.cli import build_parser, open_session
+
+    monkeypatch.setenv("RETRO_HOME", str(tmp_path / "home"))
+    store, tty, _ = open_session(build_parser().parse_args([]))
+    try:
+        assert store.notice == tty.say
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("typed, name", [
+    ("1", "mindreader"), ("3", "hexapawn"), ("her", "hexapawn"),
+    ("4", "penney"),
+])
+def test_retro_play_knows_the_menus_numbers(typed, name, tmp_path):
+    by_number = retro("play", typed, "--seed", "5", input=b"",
+                      home=tmp_path / "one")
+    by_name = retro("play", name, "--seed", "5", input=b"",
+                    home=tmp_path / "two")
+    assert by_number.returncode == by_name.returncode == 0
+    assert by_number.stdout == by_name.stdout and by_number.stdout
+
+
+@pytest.mark.parametrize("typed", ["0", "5", "\u00b2", "\u2463",
+                                   "1" * 4301, "07x"])
+def test_retro_play_of_no_such_number_is_one_line(typed, tmp_path):
+    result = retro("play", typed, home=tmp_path / "home")
+    assert result.returncode == 2
+    assert len(result.stderr.decode().splitlines()) == 1
+    assert b"Traceback" not in result.stderr
+
+
+def test_room_messages_count_in_words(machines):
+    store = Store.memory(clock=fixed_clock)
+    store.record("fakecoin", score="1-2", outcome="loss", seed=3)
+    _, output, _ = session("look at coin\n", machines, store=store)
+    assert "You have played it 1 time and won 0." in " ".join(output.split())
+    assert plural(1, "game") == "1 game" and plural(0, "GAME") == "0 GAMES"
+    assert plural(2, "penny", "pennies") == "2 pennies"
+
+
+def test_tear_never_overwrites_a_file_that_is_there(machines, tmp_path,
+                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("precious\n")
+    for n in (1, 2):
+        (tmp_path / f"retro-roll-{n}.txt").write_text(f"roll {n}\n")
+    # Even a file that looks absent when it is looked for (another room
+    # creating it at that moment) is not overwritten: the file is created.
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    _, output, _ = session("look\ntear notes.txt\ntear\n", machines)
+    said = " ".join(output.split())
+    assert ('There is already a file "notes.txt", and TEAR never overwrites. '
+            'Try another name.') in said
+    assert "It is saved as retro-roll-3.txt." in said
+    assert (tmp_path / "notes.txt").read_text() == "precious\n"
+    for n in (1, 2):
+        assert (tmp_path / f"retro-roll-{n}.txt").read_text() == f"roll {n}\n"
+    assert "> look\n" in (tmp_path / "retro-roll-3.txt").read_text()
+
+
+def test_each_tear_takes_the_paper_since_the_last(machines, tmp_path,
+                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, output, _ = session("look\ntear\nmenu\ntear\n", machines)
+    first = (tmp_path / "retro-roll-1.txt").read_text()
+    second = (tmp_path / "retro-roll-2.txt").read_text()
+    assert "> look\n" in first and "> menu\n" not in first
+    assert "> look\n" not in second and "The machines:" in second
+    assert second.startswith("You tear off the paper roll.")
+    assert output.startswith(first + second)  # nothing lost between them
+
+
+def test_tear_to_a_home_that_is_not_there_is_one_line(machines):
+    _, output, _ = session("tear ~nosuchuser/x.txt\nlook\n", machines)
+    assert ('The paper will not tear: there is no home directory '
+            '"~nosuchuser".') in " ".join(output.split())
+    assert ROOM[:40] in output.split("> look\n", 1)[1]

@@ -1,16 +1,22 @@
 """The store: scores and lasting state that survive sessions, damage and company."""
 from __future__ import annotations
 
+import io
+import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from retro.room.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
-                         data_dir)
+                              StoreError, data_dir, saving)
+from retro.room.teletype import StreamTeletype
 
 
 @pytest.fixture
@@ -247,3 +253,382 @@ def test_two_processes_at_once_lose_nothing(tmp_path):
     with Store.open(path) as store:
         assert store.get("count") == 2 * rounds
         assert len(store.results("flip")) == 2 * rounds
+
+
+
+# -- after start-up: a held lock, a read-only file -------------------------------
+
+BUSY = "the store is busy: another program is writing to it"
+READ_ONLY = "the store is read-only"
+
+
+@pytest.fixture
+def filled(tmp_path):
+    """A store file with one result and a bankroll in it."""
+    path = tmp_path / "home" / FILENAME
+    with Store.open(path) as store:
+        store.record("flip", score="27-23", outcome="win", seed=7)
+        store.put("penney.bankroll", 103)
+    return path
+
+
+def paper():
+    out = io.StringIO()
+    return StreamTeletype(io.StringIO(""), out, width=200), out
+
+
+def test_a_lock_held_too_long_is_one_line_and_loses_nothing(filled):
+    store = Store.open(filled, timeout=0.2)
+    holder = sqlite3.connect(filled, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    tries = {
+        "record": lambda: store.record("flip", score="1-0", outcome="win",
+                                       seed=1),
+        "put": lambda: store.put("penney.bankroll", 0),
+        "delete": lambda: store.delete("penney.bankroll"),
+        "transaction": lambda: store.transaction().__enter__(),
+    }
+    for name, attempt in tries.items():
+        with pytest.raises(StoreError) as caught:
+            attempt()
+        assert str(caught.value) == BUSY, name
+    # reading does not wait for a writer
+    assert store.get("penney.bankroll") == 103
+    assert [r.score for r in store.results()] == ["27-23"]
+    tty, out = paper()
+    with saving(tty, "the score"):
+        store.record("flip", score="1-0", outcome="win", seed=1)
+    assert out.getvalue() == f"NOT SAVED: the score ({BUSY}).\n"
+    holder.execute("ROLLBACK")
+    holder.close()
+    store.put("penney.bankroll", 90)  # usable again once the lock is gone
+    assert store.get("penney.bankroll") == 90
+    assert [r.score for r in store.results()] == ["27-23"]
+    store.close()
+
+
+HOLDER = textwrap.dedent("""
+    import sqlite3, sys, time
+    holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    print("holding", flush=True)
+    sys.stdin.readline()
+    holder.execute("ROLLBACK")
+""")
+
+
+def test_a_lock_held_by_another_process(filled):
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(filled)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline() == "holding\n"
+        with Store.open(filled, timeout=0.2) as store:
+            with pytest.raises(StoreError, match=f"^{BUSY}$"):
+                with store.transaction():  # a read-check-write, refused whole
+                    store.put("penney.bankroll", store.get("penney.bankroll") - 10)
+    finally:
+        holder.communicate("\n", timeout=30)
+    with Store.open(filled) as store:
+        assert store.get("penney.bankroll") == 103
+
+
+def read_only(path):
+    """The store at `path`, opened from a file it cannot write.
+
+    The file is made read-only (its directory stays writable, as SQLite
+    needs it for the write-ahead log's index). Where permissions do not stop
+    writes (as root), the connection itself is opened read-only instead."""
+    path.chmod(stat.S_IRUSR)
+    try:
+        open(path, "ab").close()
+    except PermissionError:
+        return Store.open(path, timeout=0.2)
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                 isolation_level=None)
+    return Store(connection, path)
+
+
+def test_a_read_only_file_is_one_line_and_loses_nothing(filled):
+    try:
+        store = read_only(filled)
+        assert store.path == filled  # really on the file, not in memory
+        assert store.get("penney.bankroll") == 103
+        for attempt in (
+                lambda: store.record("flip", score="1-0", outcome="win", seed=1),
+                lambda: store.put("penney.bankroll", 0),
+                lambda: store.delete("penney.bankroll")):
+            with pytest.raises(StoreError) as caught:
+                attempt()
+            assert str(caught.value) == READ_ONLY
+        tty, out = paper()
+        with saving(tty, "HER's lesson"):
+            store.put("hexapawn.her", {"boxes": 19})
+        tty.say("The game goes on.")
+        assert out.getvalue() == (f"NOT SAVED: HER's lesson ({READ_ONLY}).\n"
+                                  "The game goes on.\n")
+        assert store.get("penney.bankroll") == 103
+        assert [r.score for r in store.results()] == ["27-23"]
+        store.close()
+    finally:
+        filled.chmod(0o644)
+
+
+def test_a_commit_that_fails_leaves_the_store_usable():
+    store = Store.memory()
+    store.db.execute("PRAGMA query_only = 1")  # every write now fails
+    with pytest.raises(StoreError, match=f"^{READ_ONLY}$"):
+        with store.transaction():
+            store.put("a", 1)
+    store.db.execute("PRAGMA query_only = 0")
+    store.put("a", 2)
+    assert store.get("a") == 2
+
+
+def test_a_closed_store_says_so_in_one_line():
+    store = Store.memory()
+    store.close()
+    with pytest.raises(StoreError) as caught:
+        store.get("a")
+    assert str(caught.value).startswith("the store cannot be read: ")
+    assert "\n" not in str(caught.value)
+
+
+def test_saving_lets_other_errors_through():
+    tty, out = paper()
+    with pytest.raises(KeyError):
+        with saving(tty, "the score"):
+            raise KeyError("a bug is not a store error")
+    assert out.getvalue() == ""
+
+
+# -- bad values in a readable store ----------------------------------------------
+
+def whole_pennies(value):
+    return type(value) is int and 0 <= value <= 10 ** 6
+
+
+def raw_state(path, key, text):
+    """Write `text` into the state table as it is, JSON or not."""
+    connection = sqlite3.connect(path)
+    connection.execute("INSERT OR REPLACE INTO state VALUES (?, ?, 'now')",
+                       (key, text))
+    connection.commit()
+    connection.close()
+
+
+def stored(path, key):
+    connection = sqlite3.connect(path)
+    row = connection.execute("SELECT value FROM state WHERE key = ?",
+                             (key,)).fetchone()
+    connection.close()
+    return None if row is None else row[0]
+
+
+BAD_BANKROLLS = ["abc", '"x"', "null", "[]", "1e308", "true", "1e999", "NaN",
+                 "-5", "2.5", "1" * 5000, "[" * 100000, "{\"a\": 1}", ""]
+
+
+@pytest.mark.parametrize("text", BAD_BANKROLLS,
+                         ids=[t[:12] or "empty" for t in BAD_BANKROLLS])
+def test_a_bad_value_is_set_aside_and_told_once(filled, text):
+    raw_state(filled, "penney.bankroll", text)
+    told = []
+    with Store.open(filled, notice=told.append) as store:
+        assert store.get("penney.bankroll", 100, valid=whole_pennies) == 100
+        assert store.get("penney.bankroll", 100, valid=whole_pennies) == 100
+        store.put("penney.bankroll", 100)
+    assert len(told) == 1 and "\n" not in told[0]
+    assert told[0].startswith("The store's penney.bankroll was damaged (\"")
+    assert told[0].endswith("it is kept as penney.bankroll.damaged-1, "
+                            "and it is not used.")
+    assert stored(filled, "penney.bankroll.damaged-1") == text  # nothing lost
+    assert stored(filled, "penney.bankroll") == "100"
+
+
+def test_damaged_values_are_numbered_and_none_overwritten(filled):
+    with Store.open(filled, notice=lambda message: None) as store:
+        for n, text in enumerate(["abc", "def", "ghi"], 1):
+            raw_state(filled, "hexapawn.her", text)
+            assert store.get("hexapawn.her", "fresh") == "fresh"
+            assert stored(filled, f"hexapawn.her.damaged-{n}") == text
+
+
+def test_a_value_valid_raises_on_is_refused(filled):
+    raw_state(filled, "hexapawn.her", '{"boxes": 3}')
+    told = []
+
+    def has_boxes_list(value):
+        return all(box["beads"] for box in value["boxes"])  # TypeError on 3
+
+    with Store.open(filled, notice=told.append) as store:
+        assert store.get("hexapawn.her", None, valid=has_boxes_list) is None
+    assert told == ['The store\'s hexapawn.her was damaged ("{"boxes": 3}"); '
+                    'it is kept as hexapawn.her.damaged-1, and it is not used.']
+
+
+def test_a_bad_value_in_a_read_only_store_is_told_once(filled):
+    raw_state(filled, "penney.bankroll", "abc")
+    told = []
+    try:
+        store = read_only(filled)
+        store.notice = told.append
+        for _ in range(3):
+            assert store.get("penney.bankroll", 100, valid=whole_pennies) == 100
+        store.close()
+    finally:
+        filled.chmod(0o644)
+    assert told == [f'The store\'s penney.bankroll was damaged ("abc"); '
+                    f'it could not be set aside: {READ_ONLY}, '
+                    f'and it is not used.']
+    assert stored(filled, "penney.bankroll") == "abc"
+
+
+def test_a_value_that_is_not_finite_json_is_refused_before_writing():
+    store = Store.memory()
+    store.put("k", 1)
+    for value in (float("inf"), float("nan"), [1, {2}]):
+        with pytest.raises(TypeError):
+            store.put("k", value)
+    loop = []
+    loop.append(loop)
+    with pytest.raises(TypeError):
+        store.put("k", loop)
+    assert store.get("k") == 1
+
+
+@given(st.text())
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_whatever_is_stored_get_returns_a_valid_value_or_the_default(text):
+    store = Store.memory(notice=lambda message: None)
+    store.db.execute("INSERT INTO state VALUES ('k', ?, 'now')", (text,))
+    value = store.get("k", 7, valid=whole_pennies)
+    assert whole_pennies(value)
+    kept = [row[0] for row in store.db.execute(
+        "SELECT value FROM state WHERE key IN ('k', 'k.damaged-1')")]
+    assert kept == [text]  # under its key, or set aside: never lost
+
+
+# -- damaged results --------------------------------------------------------------
+
+def raw_result(store, seed, detail, score="1-0"):
+    store.db.execute("INSERT INTO results (game, played_at, score, outcome,"
+                     " seed, detail) VALUES ('flip', 'then', ?, 'win', ?, ?)",
+                     (score, seed, detail))
+
+
+def test_damaged_results_are_shown_blank_and_told_once():
+    told = []
+    store = Store.memory(notice=told.append)
+    store.record("flip", score="27-23", outcome="win", seed=7,
+                 detail={"a": 1})
+    raw_result(store, "5", "abc")
+    raw_result(store, "x", "{}")
+    raw_result(store, "1" * 5000, "[]")
+    raw_result(store, None, "1e999", score=b"\xff20-30")
+    results = store.results()
+    assert [(r.seed, r.detail) for r in results] == [
+        (7, {"a": 1}), (5, {}), (None, {}), (None, {}), (None, {})]
+    assert results[-1].score == "\ufffd20-30"
+    assert told == ["The store's record of 4 games are damaged; "
+                    "what cannot be read is left blank."]
+    store.results("flip")
+    assert len(told) == 1  # told once
+    raw_result(store, "9", "null")
+    store.results()
+    assert told[1] == ("The store's record of 1 game is damaged; "
+                       "what cannot be read is left blank.")
+
+
+@given(st.one_of(st.none(), st.text(), st.integers(-2 ** 63, 2 ** 63 - 1)),
+       st.text())
+@settings(max_examples=200, deadline=None)
+def test_results_never_raise_on_a_damaged_row(seed, detail):
+    store = Store.memory(notice=lambda message: None)
+    raw_result(store, seed, detail)
+    [result] = store.results()
+    assert isinstance(result.detail, dict)
+    assert result.seed is None or isinstance(result.seed, int)
+
+
+# -- opening: one clear line ------------------------------------------------------
+
+def test_a_file_damaged_inside_is_told_in_one_line(tmp_path):
+    path = tmp_path / FILENAME
+    with Store.open(path) as store:
+        for n in range(300):
+            store.record("flip", score=f"{n}-0", outcome="win", seed=n,
+                         detail={"padding": "x" * 200})
+    whole = path.read_bytes()
+    for page in range(1, len(whole) // 4096):  # find a page quick_check misses
+        damaged = bytearray(whole)
+        damaged[page * 4096 + 3:page * 4096 + 5] = b"\xff\xff"
+        path.write_bytes(damaged)
+        check = sqlite3.connect(path)
+        try:
+            fault = check.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError:
+            fault = "ok"
+        check.close()
+        if "\n" in fault:  # SQLite's own report is several lines
+            break
+    else:
+        pytest.fail("no page gives a several-line quick_check report")
+    messages = []
+    Store.open(path, warn=messages.append).close()
+    assert messages == [f"retro: the store {path} was damaged (damaged inside);"
+                        f" it is kept as retro.sqlite3.damaged-1 and a fresh "
+                        f"store is started"]
+
+
+def test_a_garbage_file_is_told_in_one_line(tmp_path):
+    path = tmp_path / FILENAME
+    path.write_bytes(b"not a database at all " * 500)
+    messages = []
+    Store.open(path, warn=messages.append).close()
+    assert messages == [f"retro: the store {path} was damaged (not a database);"
+                        f" it is kept as retro.sqlite3.damaged-1 and a fresh "
+                        f"store is started"]
+
+
+def test_a_retro_home_that_is_a_file(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.write_text("I am a file")
+    monkeypatch.setenv("RETRO_HOME", str(home))
+    messages = []
+    store = Store.open(warn=messages.append)
+    assert messages == [f"retro: RETRO_HOME {home} is a file, not a directory;"
+                        f" nothing will be kept after this session"]
+    store.put("k", 1)  # the session goes on in memory
+    assert home.read_text() == "I am a file"
+    messages.clear()
+    monkeypatch.delenv("RETRO_HOME")
+    Store.open(home / "deeper" / FILENAME, warn=messages.append)
+    assert messages == [f"retro: cannot use the store {home}/deeper/{FILENAME} "
+                        f"({home} is a file, not a directory); nothing will be "
+                        f"kept after this session"]
+
+
+def test_retro_home_a_file_at_the_command_line(tmp_path):
+    home = tmp_path / "home"
+    home.write_text("")
+    done = subprocess.run([sys.executable, "-m", "retro"], input="quit\n",
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "RETRO_HOME": str(home)})
+    assert done.returncode == 0
+    assert done.stderr == (f"retro: RETRO_HOME {home} is a file, not a "
+                           f"directory; nothing will be kept after this "
+                           f"session\n")
+
+
+def test_a_store_opens_while_another_holds_the_lock(filled):
+    holder = sqlite3.connect(filled, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    messages = []
+    store = Store.open(filled, warn=messages.append, timeout=0.2)
+    assert store.path == filled and messages == []  # up to date: no lock taken
+    assert store.get("penney.bankroll") == 103
+    holder.execute("ROLLBACK")
+    holder.close()
+    store.close()

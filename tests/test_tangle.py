@@ -60,7 +60,7 @@ def body_of(path: Path) -> str:
 def test_the_tangler_tangles_itself_byte_for_byte():
     plan, _ = tangle.load([ROOT / "literate" / "tangle.md"])
     assert not plan.errors
-    output = plan.outputs[(ROOT / "retro" / "book" / "tangle.py").resolve()]
+    output = plan.outputs[str((ROOT / "retro" / "book" / "tangle.py").resolve())]
     assert output.text.encode() == (ROOT / "retro" / "book" / "tangle.py").read_bytes()
 
 
@@ -359,11 +359,14 @@ SPEC_NAME = r"(?:(?!<<|>>).)+"
 @given(st.text(alphabet="<>= ab\t", max_size=14))
 def test_the_quick_name_pattern_means_any_text_without_double_brackets(text):
     for line in (f"<<{text}>>=", f"  <<{text}>>", text):
-        spec_definition = re.match(rf"^<<({SPEC_NAME})>>=\s*$", line)
-        definition = tangle.DEFINITION.match(line)
-        assert bool(definition) == bool(spec_definition)
-        if definition:
-            assert definition["name"] == spec_definition[1]
+        spec_definition = re.match(rf"^<<({SPEC_NAME})>>=[ \t]*$", line)
+        block = f"```python\n{line}\nx = 1\n```\n"
+        quick = tangle.read_chapter("x.md", block)
+        thorough = tangle.Chapter("x.md")
+        tangle.read_fences(thorough, "\n" + block)
+        for chapter in (quick, thorough):
+            names = [definition.name for definition in chapter.definitions]
+            assert names == ([spec_definition[1].strip()] if spec_definition else [])
         spec_reference = re.match(rf"^[ \t]*<<({SPEC_NAME})>>\s*$", line)
         reference = tangle.REFERENCE.match(line)
         assert bool(reference) == bool(spec_reference)
@@ -427,3 +430,89 @@ def test_where_maps_every_line_of_the_real_chapters(chapter):
             if text.startswith("#!"):
                 continue
             assert source[origin.lineno - 1].strip() == text.strip()
+
+
+# --- the two ways through a chapter ------------------------------------------
+
+FRAGMENTS = [
+    "Prose.\n", "\n", "Some `inline` code and x << 1 >> 2.\n",
+    "```python\n<<a>>=\nx = 1\n```\n", "```python\n<<a>>=\n```\n",
+    "```python\n<<a>>=\n\n```\n", "```\n<<b c>>=\n  <<a>>\n\n   \ny\n```\n",
+    "```python\nprint('no heading')\n```\n", "```python\n<<a>>= x\n```\n",
+    "```sh\n<<out/a.sh>>=\n#!/bin/sh\n<<b c>>\n```\n", "```\n```\n",
+    "<<a>>=\n", "```python\n<<a>>>=\n```\n", "```python\n<< spaced >>=  \nz\n```\n",
+    # fragments only the thorough way reads
+    "~~~python\n<<t>>=\nt = 1\n~~~\n", "````markdown\n```python\n<<fake>>=\n```\n````\n",
+    "  ```python\n  <<ind>>=\n    deeper\n  ```\n", "```python\n<<c>>=\nc\n```  \n",
+    "Text with ``` inside.\n", "```python\n<<open>>=\nnever closed\n",
+]
+
+
+PLAIN_FRAGMENTS = 14  # the first ones: three backticks at a line's start
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=8),
+       st.sampled_from(["", "\n", "  \n"]))
+def test_the_quick_way_through_a_chapter_finds_what_the_thorough_way_does(parts, end):
+    text = "".join(parts) + end
+    blanked = tangle.BLANK.sub("\n", "\n" + text)
+    quick = tangle.read_chapter(Path("x.md"), text)
+    thorough = tangle.Chapter(Path("x.md"))
+    tangle.read_fences(thorough, blanked)
+    assert quick.definitions == thorough.definitions
+    assert quick.problems == thorough.problems
+    if all(part in FRAGMENTS[:PLAIN_FRAGMENTS] for part in parts):
+        assert tangle.plain(blanked, blanked.split("\n```"))
+
+
+def test_the_fixed_point_takes_the_thorough_way_and_the_others_the_quick_one():
+    """Both ways are exercised by the real chapters, not only by the property."""
+    ways = {}
+    for path in sorted((ROOT / "literate").glob("*.md")):
+        text = tangle.BLANK.sub("\n", "\n" + path.read_text())
+        ways[path.name] = tangle.plain(text, text.split("\n```"))
+    assert ways["tangle.md"] is False
+    assert ways["flip.md"] is True
+
+
+# --- --where takes a line number, and nothing else --------------------------
+
+@pytest.mark.parametrize("line", ["٣", "²", "1٣", "", "-1", "+1", " 1", "1.0",
+                                  "4" * 4301, "0" * 4301 + "1"])
+def test_where_wants_ascii_digits_of_a_line_that_exists(project, line):
+    write(project, "a.md", chunk("out/a.py", "a = 1"))
+    status, out, err = run("--where", f"out/a.py:{line}")
+    if line == "0" * 4301 + "1":  # line 1, with leading zeros
+        assert status == 0 and out.startswith("literate/a.md:2: <<out/a.py>>")
+        return
+    assert status == 2 and out == ""
+    assert err.startswith("retro tangle: error: ") and err.count("\n") == 1
+    assert len(err) < 200  # a number too long to read is not echoed whole
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(alphabet=st.characters(blacklist_characters="\0"), max_size=12),
+                 st.text(alphabet="0123456789٣²", max_size=5000),
+                 st.integers(min_value=-3, max_value=5).map(str)))
+def test_where_answers_or_refuses_in_one_line_whatever_the_line(project, line):
+    if not (project / "literate" / "a.md").exists():
+        write(project, "a.md", chunk("out/a.py", "a = 1\nb = 2"))
+        assert run()[0] == 0
+    status, out, err = run("--where", f"out/a.py:{line}")
+    valid = line.isascii() and line.isdigit() and 1 <= int(line.lstrip("0") or "0") <= 3
+    if valid:
+        assert status == 0 and len(out.splitlines()) == 2 and err == ""
+    else:
+        assert status == 2 and out == ""
+        assert err.startswith("retro tangle: error: ") and err.count("\n") == 1
+
+
+def test_where_with_a_number_too_long_for_int_is_a_usage_error_not_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "retro", "tangle", "literate/tangle.md", "--where",
+         "retro/book/tangle.py:" + "4" * 4301],
+        cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("retro tangle: error: retro/book/tangle.py has ")
+    assert "4301 digits" in result.stderr and result.stderr.count("\n") == 1

@@ -2,15 +2,20 @@
 from __future__ import annotations
 
 import io
+import os
+import select
+import termios
 import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.room.teletype import (WIDTH, Carriage, Pace, StreamTeletype,
-                            TerminalTeletype, characters_per_second, clean,
-                            open_teletype)
+from retro.room.teletype import (LONGEST_REMEMBERED, REMEMBERED, WIDTH,
+                                 Carriage, Pace, StreamTeletype,
+                                 TerminalTeletype, cells,
+                                 characters_per_second, clean, completer,
+                                 open_teletype, printable)
 
 
 def stream(text: str | bytes, **options):
@@ -80,11 +85,38 @@ def test_a_long_answer_is_folded_after_its_prompt():
 
 
 def test_paper_roll_and_tear(tmp_path):
-    tty, out = stream("h\n")
+    tty, out = stream("h\nt\n")
     tty.say("Welcome.")
     tty.ask("? ")
     torn = tty.tear(tmp_path / "roll.txt")
-    assert torn.read_text(encoding="utf-8") == out.getvalue() == tty.paper()
+    assert torn.read_text(encoding="utf-8") == out.getvalue()
+    assert tty.paper() == ""  # torn off: the roll starts empty
+    tty.ask("again? ")
+    tty.tear(tmp_path / "second.txt")
+    assert (tmp_path / "second.txt").read_text() == "again? t\n"
+
+
+def test_a_tear_never_overwrites_and_keeps_the_roll(tmp_path):
+    (tmp_path / "notes.txt").write_text("precious")
+    tty, _ = stream("")
+    tty.say("Welcome.")
+    with pytest.raises(FileExistsError):
+        tty.tear(tmp_path / "notes.txt")
+    assert (tmp_path / "notes.txt").read_text() == "precious"
+    assert tty.paper() == "Welcome.\n"  # still on the machine
+    with pytest.raises(FileNotFoundError):
+        tty.tear(tmp_path / "no" / "such" / "dir.txt")
+    assert tty.paper() == "Welcome.\n"
+
+
+def test_a_tear_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
+    tty, _ = stream("")
+    tty.say("Welcome.")
+    monkeypatch.setattr(tty, "paper", lambda: 1 / 0)  # fails while writing
+    with pytest.raises(ZeroDivisionError):
+        tty.tear(tmp_path / "roll.txt")
+    assert not (tmp_path / "roll.txt").exists()
+    assert tty.roll == ["Welcome.\n"]
 
 
 def test_transcript_copies_the_roll_as_it_goes(tmp_path):
@@ -237,7 +269,7 @@ def test_terminal_history_is_kept_in_the_file(terminal, tmp_path):
     tty, keys, _ = terminal
     keys.send_text("first answer\r")
     tty.ask("? ")
-    assert "first answer" in (tmp_path / "data" / "history").read_text()
+    assert "first answer" in (tmp_path / "data" / "history-game").read_text()
 
 
 def test_terminal_ctrl_c_and_ctrl_d_reach_the_caller(terminal):
@@ -262,3 +294,238 @@ def test_nothing_typed_reaches_the_output_as_a_control_character():
     tty.ask("? ")
     assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) <= 0x9f
                    for c in out.getvalue())
+
+
+# -- screen cells: wide characters, narrow terminals ---------------------------
+
+def test_wide_characters_take_two_cells_when_folding():
+    # A player's CJK answer quoted in a message: 30 characters, 60 cells.
+    text = "一" * 30 + " is not a machine here; pick one from the list.\n"
+    lines = Carriage().fold(text).splitlines()
+    assert lines == ["一" * 30 + " is not a", "machine here; pick one from "
+                     "the list."]
+    assert [cells(line) for line in lines] == [69, 37]
+
+
+def test_cells_of_what_a_terminal_shows():
+    assert [cells(text) for text in ("abc", "选一个", "e\u0301", "👍",
+                                     "^[")] == [3, 6, 1, 2, 2]
+
+
+def test_a_word_too_long_is_cut_between_graphemes():
+    word = "e\u0301" * 100  # every e with its accent
+    lines = Carriage(width=20).fold(word).split("\n")
+    assert [cells(line) for line in lines] == [20] * 5
+    assert all(line.startswith("e\u0301") for line in lines)
+    assert "".join(lines) == word
+
+
+def said_at_a_terminal(columns, text):
+    """What a terminal `columns` wide shows when the teletype says `text`."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    with create_pipe_input() as keys:
+        out = io.StringIO()
+        tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput(),
+                               columns=lambda: columns)
+        tty.say(text)
+    return out.getvalue()
+
+
+def test_a_narrow_terminal_folds_between_words_at_its_width():
+    text = ("HER plays hexapawn against you, and learns from every game she "
+            "loses by taking a bead out of the matchbox that led her there.")
+    shown = said_at_a_terminal(40, text)
+    assert max(cells(line) for line in shown.splitlines()) <= 40
+    assert shown.split() == text.split()  # no word broken
+    assert said_at_a_terminal(8, "a" * 20) == "a" * 16 + "\n" + "a" * 4 + "\n"
+
+
+def test_a_wide_terminal_still_folds_at_seventy_two():
+    shown = said_at_a_terminal(200, "word " * 40)
+    assert max(map(len, shown.splitlines())) == 69
+
+
+def test_say_shows_control_characters_instead_of_sending_them():
+    tty, out = stream("")
+    tty.say("red\x1b[31m bell\x07 \x9b \ud800")
+    assert out.getvalue() == "red^[[31m bell^G \ufffd \ufffd\n"
+    assert printable("a\nb\tc\rd") == "a\nb\tc^Md"
+
+
+# -- whatever is said or typed: the property ----------------------------------
+
+awkward = st.one_of(
+    st.text(),  # any Unicode but surrogates, control characters included
+    st.text(alphabet=st.characters(codec="utf-8", categories=(
+        "Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp", "So", "Lo"))),
+    st.sampled_from(["选一个", "👨\u200d👩\u200d👧", "🇫🇷", "e\u0301\u0302",
+                     "\x1b[2J", "\t", "\r\n", " " * 50, "\u3000", "\ufeff",
+                     "❤\ufe0f", "\u1100\u1161\u11a8", "\u0301" * 300]),
+    st.sampled_from(["x" * 100_000, "中" * 50_000, "a b " * 25_000]),
+)
+texts = st.lists(awkward, max_size=6).map("".join)
+
+
+def without_spaces(text):
+    return "".join(text.split())
+
+
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
+@given(texts, st.integers(16, 100))
+@settings(max_examples=150, deadline=None)
+def test_anything_said_fits_the_page_and_loses_nothing(text, width):
+    tty, out = stream("", width=width)
+    tty.say(text)
+    printed = out.getvalue()
+    assert all(cells(line) <= width for line in printed.split("\n"))
+    assert without_spaces(printed) == without_spaces(
+        printable(text).expandtabs())
+    assert tty.paper() == printed
+
+
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
+@given(st.lists(st.binary(max_size=300) | st.sampled_from(
+           ["x".encode() * 100_000, "中".encode() * 40_000,
+            b"\xff\xfe\x00\x1b[A\r", "e\u0301".encode() * 500]),
+           max_size=4),
+       texts, st.integers(16, 100))
+@settings(max_examples=100, deadline=None)
+def test_anything_typed_is_answered_fits_the_page_and_loses_nothing(
+        lines, prompt, width):
+    typed = [line.replace(b"\n", b" ") for line in lines]
+    tty, out = stream(b"".join(line + b"\n" for line in typed), width=width)
+    answers = [tty.ask(prompt) for _ in typed]
+    with pytest.raises(EOFError):
+        tty.ask(prompt)
+    assert answers == [clean(line) for line in typed]
+    printed = out.getvalue()
+    assert all(cells(line) <= width for line in printed.split("\n"))
+    shown = printable(prompt).expandtabs()
+    assert without_spaces(printed) == without_spaces(
+        "".join(shown + answer for answer in answers) + shown)
+    assert tty.paper() == printed
+
+
+# -- histories: the room's and the games', bounded ----------------------------
+
+def test_the_room_and_the_games_keep_separate_histories(terminal, tmp_path):
+    tty, keys, _ = terminal
+    keys.send_text("play flip\r")
+    assert tty.ask("> ", history="room") == "play flip"
+    keys.send_text("heads\r")
+    assert tty.ask("HEADS OR TAILS? ") == "heads"  # a game's: the default
+    keys.send_text("\x1b[A\r")  # the up arrow, at the room's prompt
+    assert tty.ask("> ", history="room") == "play flip"
+    keys.send_text("\x1b[A\r")  # and in the game
+    assert tty.ask("HEADS OR TAILS? ") == "heads"
+    data = tmp_path / "data"
+    assert "+play flip" in (data / "history").read_text()
+    assert "heads" not in (data / "history").read_text()
+    assert "+heads" in (data / "history-game").read_text()
+    assert "play" not in (data / "history-game").read_text()
+
+
+def test_a_long_answer_is_not_remembered(terminal, tmp_path):
+    tty, keys, _ = terminal
+    keys.send_text("short\r")
+    tty.ask("? ")
+    keys.send_text("x" * (LONGEST_REMEMBERED + 1) + "\r")
+    assert len(tty.ask("? ")) == LONGEST_REMEMBERED + 1
+    keys.send_text("\x1b[A\r")  # recalls the last answer worth recalling
+    assert tty.ask("? ") == "short"
+    assert "x" * (LONGEST_REMEMBERED + 1) not in (
+        tmp_path / "data" / "history-game").read_text()
+
+
+def test_a_history_file_is_trimmed_to_the_last_answers(tmp_path):
+    from retro.room.teletype import bounded_history
+
+    path = tmp_path / "history"
+    answers = [f"answer {n}" for n in range(REMEMBERED + 200)]
+    answers.insert(300, "y" * 100_000)
+    path.write_text("".join(f"\n# then\n+{answer}\n" for answer in answers))
+    loaded = list(bounded_history(path).load_history_strings())
+    kept = [a for a in answers if len(a) <= LONGEST_REMEMBERED][-REMEMBERED:]
+    assert loaded == kept[::-1]  # newest first, as prompt_toolkit wants
+    assert len(path.read_text()) < 20_000
+    assert list(bounded_history(path).load_history_strings()) == loaded
+
+
+def test_a_history_that_cannot_be_written_is_passed_over(tmp_path):
+    from retro.room.teletype import bounded_history
+
+    (tmp_path / "a file").write_text("")
+    history = bounded_history(tmp_path / "a file" / "history")
+    history.append_string("heads")  # the directory is not there: no error
+    assert list(history.load_history_strings()) == []
+
+
+# -- completion ------------------------------------------------------------------
+
+def offered(choices, text):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    found = completer(choices)
+    if found is None:
+        return []
+    return [c.text for c in found.get_completions(Document(text),
+                                                  CompleteEvent())]
+
+
+ROOM = {"": ["look", "play", "plan", "scores"],
+        "play": ["penney", "flip", "hexapawn"],
+        "look at": ["penney", "flip"]}
+
+
+def test_after_play_only_the_machines_are_offered():
+    assert offered(ROOM, "p") == ["play", "plan"]
+    assert offered(ROOM, "play ") == ["penney", "flip", "hexapawn"]
+    assert offered(ROOM, "PLAY p") == ["penney"]
+    assert offered(ROOM, "play  f") == ["flip"]
+    assert offered(ROOM, "look at ") == ["penney", "flip"]
+    assert offered(ROOM, "look ") == []
+    assert offered(ROOM, "play flip ") == []
+    assert offered(lambda: ROOM, "play h") == ["hexapawn"]
+    # a list offers every word everywhere, as before
+    assert offered(["play", "penney"], "play p") == ["play", "penney"]
+    assert offered(lambda: ["play", "penney"], "pe") == ["penney"]
+    assert offered([], "p") == []
+
+
+def test_terminal_tab_completes_a_machine_after_play(terminal):
+    tty, keys, _ = terminal
+    type_then_enter(keys, "play p\t")
+    assert tty.ask("> ", ROOM, history="room") == "play penney"
+
+
+# -- keys typed while the teletype prints at a pace ---------------------------
+
+def test_keys_typed_while_printing_are_not_echoed_or_kept():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    master, slave = os.openpty()
+    keyboard = os.fdopen(slave, "rb", buffering=0)
+    fake = FakeClock()
+
+    def sleep_while_typing(seconds):
+        fake.sleep(seconds)
+        os.write(master, b"hjkl\n")  # the player types ahead
+
+    before = termios.tcgetattr(slave)
+    with create_pipe_input() as keys:
+        out = io.StringIO()
+        tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput(),
+                               keys=keyboard, baud=110, clock=fake.clock,
+                               sleep=sleep_while_typing)
+        tty.say("x" * 20)
+    assert out.getvalue() == "x" * 20 + "\n"
+    echoed = select.select([master], [], [], 0.2)[0]
+    waiting = select.select([slave], [], [], 0.2)[0]
+    assert (echoed, waiting) == ([], [])
+    assert termios.tcgetattr(slave) == before  # echo is back on
+    keyboard.close()
+    os.close(master)

@@ -3,16 +3,24 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from retro.cli import main
+from retro.engines import umpire
 from retro.engines.machines import MACHINES
-from retro.engines.umpire import (Tournament, game_rngs, play_game,
-                                  render_table, standings, to_json, tournament)
+from retro.engines.umpire import (MAX_LENGTH, WORK_LIMIT, TournamentError,
+                                  check_work, fold, game_rngs, most_games,
+                                  one_game, play_game, render_table,
+                                  seconds_of_work, standings, tasks, to_json,
+                                  tournament)
+from retro.games.umpire import MAX_JOBS
 
 
 class Constant:
@@ -48,20 +56,22 @@ def test_a_tournament_does_not_depend_on_the_number_of_processes():
     one = tournament("seer", "scp", games=8, plays=(20, 60), seed=5, jobs=1)
     two = tournament("seer", "scp", games=8, plays=(20, 60), seed=5, jobs=2)
     assert one == two
-    assert len(one.wins) == 8 and all(len(g) == 2 for g in one.wins)
+    assert one.games == 8 and len(one.totals) == len(one.squares) == 2
 
 
 def test_each_game_has_its_own_seed():
+    games = [one_game(task) for task in tasks("mrm", "seer", (50,), 9, 10)]
     short = tournament("mrm", "seer", games=5, plays=(50,), seed=9)
     longer = tournament("mrm", "seer", games=10, plays=(50,), seed=9)
-    assert longer.wins[:5] == short.wins              # game i is game i
-    assert len(set(longer.wins)) > 1                  # and games differ
+    assert short == fold("mrm", "seer", (50,), 9, games[:5])  # game i is game i
+    assert longer == fold("mrm", "seer", (50,), 9, games)
+    assert len(set(games)) > 1                                # and games differ
     assert game_rngs(9, 1)[0].random() != game_rngs(9, 2)[0].random()
     assert game_rngs(9, 1)[0].random() != game_rngs(9, 1)[1].random()
 
 
 def test_standings_are_means_with_normal_95_percent_intervals():
-    result = Tournament("x", "y", (10, 20), 0, ((4, 9), (6, 11), (8, 13)))
+    result = fold("x", "y", (10, 20), 0, [(4, 9), (6, 11), (8, 13)])
     fifty, hundred = standings(result)
     assert (fifty.plays, fifty.a, fifty.b) == (10, 6.0, 4.0)
     assert hundred.a == 11.0 and hundred.b == 9.0
@@ -69,6 +79,53 @@ def test_standings_are_means_with_normal_95_percent_intervals():
     data = to_json(result)
     assert data["mean"] == {"10": [6.0, 4.0], "20": [11.0, 9.0]}
     assert "x against y: 3 games, seed 0" in render_table(result)
+    one = fold("x", "y", (10,), 0, [(4,)])
+    assert "x against y: 1 game, seed 0" in render_table(one)
+    assert standings(one)[0].half_width == 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 300), min_size=2, max_size=2),
+                min_size=2, max_size=40), st.randoms(use_true_random=False))
+def test_the_sums_give_the_means_and_spreads_of_the_games_in_any_order(
+        wins, rng):
+    # a tournament keeps sums, not games: the standings must be what the
+    # list of games would give, whatever order the workers return them in
+    games = [tuple(game) for game in wins]
+    shuffled = games[:]
+    rng.shuffle(shuffled)
+    result = fold("x", "y", (300, 301), 0, games)
+    assert result == fold("x", "y", (300, 301), 0, shuffled)
+    for i, row in enumerate(standings(result)):
+        column = [game[i] for game in games]
+        assert row.a == statistics.fmean(column)
+        width = 1.96 * statistics.stdev(column) / math.sqrt(len(column))
+        assert math.isclose(row.half_width, width, rel_tol=1e-12,
+                            abs_tol=1e-12)
+
+
+def test_a_tournament_streams_its_games(monkeypatch):
+    # the tasks are made one at a time, as the games are played: a
+    # tournament of 10^15 games (were it allowed) would start at once
+    made = iter(tasks("seer", "mrm", (50,), 1, 10 ** 15))
+    assert next(made) == ("seer", "mrm", (50,), 1, 0)
+    assert next(made)[-1] == 1
+    monkeypatch.setattr(umpire, "WORK_LIMIT", float("inf"))
+    played = []
+
+    class Enough(Exception):
+        pass
+
+    def one_game(task):
+        played.append(task[-1])
+        if len(played) == 3:
+            raise Enough
+        return (1,)
+    monkeypatch.setattr(umpire, "one_game", one_game)
+    with pytest.raises(Enough):
+        tournament("seer", "mrm", games=10 ** 15, plays=(50,), seed=1,
+                   jobs=1)
+    assert played == [0, 1, 2]
 
 
 # --- the paper's tables -----------------------------------------------------------
@@ -195,7 +252,9 @@ def test_list_prints_one_machine_per_line_name_first(capsys):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["seer", "hal9000"], "hal9000"),
+    (["seer", "hal9000"], '"hal9000"'),
+    (["seer", "x" * 100_000], '"' + "x" * 20 + '..."'),
+    (["\u0663", "mrm"], '"\u0663"'),
     (["seer"], "two machines"),
     ([], "two machines"),
 ])
@@ -227,3 +286,107 @@ def test_the_command_spreads_games_over_processes():
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
     assert umpire(2) == umpire(1)
+
+
+# --- the limits -----------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.sampled_from(list(MACHINES) + ["unknown"]),
+       b=st.sampled_from(list(MACHINES)),
+       length=st.integers(1, MAX_LENGTH))
+def test_the_umpire_plays_up_to_a_minutes_work_and_no_more(a, b, length):
+    most = most_games(a, b, length)
+    assert most >= 1
+    check_work(a, b, most, (length,))           # accepted
+    assert seconds_of_work(a, b, most, (1, length)) <= WORK_LIMIT
+    with pytest.raises(TournamentError) as refused:
+        check_work(a, b, most + 1, (length,))
+    message = str(refused.value)
+    assert "\n" not in message and f"({most} game" in message
+
+
+@pytest.mark.parametrize("games, plays", [
+    (0, (50,)), (1, ()), (1, (0, 50)), (1, (MAX_LENGTH + 1,)),
+    (10 ** 30, (1,))])
+def test_a_tournament_out_of_bounds_is_refused_before_any_game(
+        monkeypatch, games, plays):
+    monkeypatch.setattr(umpire, "one_game", None)   # any game would fail
+    with pytest.raises(TournamentError):
+        tournament("seer", "mrm", games=games, plays=plays, seed=1)
+
+
+def test_the_chapter_shows_the_limits_the_umpire_keeps(capsys):
+    text = CHAPTER.read_text()
+    for a, b, label in (("coin", "coin", "coin against coin"),
+                        ("seer", "mrm", "SEER against MRM"),
+                        ("mixer", "mixer", "mixer against mixer")):
+        assert f"| {label} | {most_games(a, b, 200)} games |" in text
+    example = text.split("$ retro umpire mixer mixer --games 100000\n", 1)[1]
+    status, out, err = run(capsys, "mixer", "mixer", "--games", "100000")
+    assert status == 2 and out == ""
+    assert err == example.split("\n", 1)[0] + "\n"
+
+
+UNICODE_DIGITS = st.characters(categories=("Nd", "No"),
+                               exclude_characters="0123456789")
+HOSTILE = st.one_of(
+    st.sampled_from(["\u0663", "\u00b2", "\u2463", "1" * 5000,
+                     "-" + "1" * 5000, "-1", "0", "9" * 19, "9" * 23, "",
+                     " ", "x", "1e9", "0x10", "1_000", "+5", "5.0", "\x00",
+                     "1\n2", "\u0661\u0660", "50,\u0663", "50,,100"]),
+    st.text(UNICODE_DIGITS, min_size=1, max_size=30),
+    st.integers(max_value=0).map(str),
+    st.integers(min_value=10 ** 18).map(str),
+    st.text(max_size=30).filter(lambda s: not s.strip().isascii()
+                                or not s.strip().isdigit()),
+)
+NUMERIC_OPTIONS = ["--games", "--plays", "--jobs", "--seed"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(option=st.sampled_from(NUMERIC_OPTIONS), value=HOSTILE,
+       joined=st.booleans())
+def test_every_numeric_option_refuses_hostile_values_in_one_line(
+        option, value, joined):
+    if option == "--seed":
+        assume(not re.fullmatch(r"\s*-?0+\s*", value))   # 0 is a good seed
+    argv = ["umpire", "seer", "mrm", "--jobs", "1"]
+    argv += [f"{option}={value}"] if joined else [option, value]
+    status, err = refused(argv)
+    assert status == 2
+    assert len(err.strip("\n").splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("retro")
+
+
+@settings(max_examples=60, deadline=None)
+@given(games=st.integers(1, 10 ** 18), length=st.integers(1, MAX_LENGTH),
+       a=st.sampled_from(list(MACHINES)), b=st.sampled_from(list(MACHINES)))
+def test_games_and_lengths_beyond_a_minutes_work_are_one_line_and_status_2(
+        games, length, a, b):
+    argv = ["umpire", a, b, "--games", str(games), "--plays", str(length),
+            "--jobs", "1"]
+    if seconds_of_work(a, b, games, (length,)) <= WORK_LIMIT:
+        return                                       # this one would be played
+    status, err = refused(argv)
+    assert status == 2 and err.startswith("retro")
+    assert len(err.strip("\n").splitlines()) == 1
+
+
+def refused(argv: list[str]) -> tuple[int, str]:
+    """Exit status and standard error of `retro ARGV`, which must not play."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    original = umpire.one_game
+    umpire.one_game = None                           # any game would fail
+    try:
+        with contextlib.redirect_stderr(err), \
+                contextlib.redirect_stdout(io.StringIO()):
+            try:
+                status = main(argv)
+            except SystemExit as stop:
+                status = stop.code
+    finally:
+        umpire.one_game = original
+    return status, err.getvalue()

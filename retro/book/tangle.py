@@ -6,12 +6,12 @@ tangled from.
 """
 from __future__ import annotations
 
-import bisect
+import gc
 import os
 import re
 import sys
 from collections import namedtuple
-from pathlib import Path, PurePosixPath
+from itertools import accumulate, repeat
 
 class Line(namedtuple("Line", "text lineno")):
     """One line of a chunk's body, and where it sits in its chapter."""
@@ -46,33 +46,85 @@ class Problem(namedtuple("Problem", "chapter lineno message warning",
         return f"{display(self.chapter)}:{self.lineno}: {kind}: {self.message}"
 
 
-class Chapter(namedtuple("Chapter", "path definitions problems")):
-    """A parsed chapter: its definitions in document order, and the problems
-    found reading it."""
+class Chapter:
+    """A parsed chapter: its chunks, and the problems found reading it."""
 
-    __slots__ = ()
+    def __init__(self, path: str):
+        self.path = path
+        # each name's definitions in document order, as (block, code, name)
+        self.chunks: dict[str, list[tuple[int, str, str]]] = {}
+        self.problems: list[Problem] = []
+        self.fences: list[int] = []  # the line of each block's opening fence
+        self.pieces: list[str] | None = None  # or the text, cut at them
 
-    def chunks(self) -> dict[str, list[Definition]]:
-        """The definitions grouped by name, each group in document order."""
-        named: dict[str, list[Definition]] = {}
-        for definition in self.definitions:
-            named.setdefault(definition.name, []).append(definition)
-        return named
+    def start(self, block: int) -> int:
+        """The line where the code of block number `block` begins."""
+        if self.pieces is not None:
+            self.fences, self.pieces = fence_lines(self.pieces), None
+        return self.fences[block] + 2
+
+    @property
+    def definitions(self) -> list[Definition]:
+        """Every definition, in document order."""
+        found = sorted(part for parts in self.chunks.values() for part in parts)
+        return [Definition(name, self.path, self.start(block) - 1,
+                           self.start(block) - 2, code)
+                for block, code, name in found]
 
 
 Origin = namedtuple("Origin", "chapter lineno chunk")
 Origin.__doc__ = "Where one output line came from."
 
 
-def display(path: Path) -> str:
+def display(path: str) -> str:
     """A path as a person wants to read it: relative to here when possible."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    real, here = os.path.realpath(path), os.path.realpath(os.getcwd())
+    if real == here or real.startswith(os.path.join(here, "")):
+        return os.path.relpath(real, here)
+    return os.fspath(path)
 
 NAME = r"(?P<name>(?!>>)[^<>\n]*(?:(?:<(?!<)|>(?!>))[^<>\n]*)*)"
-BLOCK = re.compile(r"""
+REFERENCE = re.compile(rf"^(?P<indent>[ \t]*)<<{NAME}>>[^\S\n]*$\n?",
+                       re.MULTILINE)
+BLANK = re.compile(r"\n[^\S\n]+(?=\n)")
+
+
+def plain(text: str, pieces: list[str]) -> bool:
+    """Are `pieces`, `text` cut at each newline and three backticks,
+    prose and blocks by turns, every fence three backticks at a line's start?"""
+    return (len(pieces) % 2 == 1 and "~~~" not in text and "\0" not in text
+            and text.count("``") == len(pieces) - 1
+            and {piece[:1] for piece in pieces[2::2]} <= {"", "\n"})
+
+
+PLAIN_BLOCK = re.compile(rf"""
+    [^\n\0]* \n                        # the rest of the fence line,
+    (?: <<{NAME}>>= [^\S\n]* \n )?      # a heading,
+    ([^\0]*) \0                         # and the code
+    """, re.VERBOSE)
+
+
+def read_plain(chapter: Chapter, pieces: list[str]) -> None:
+    """Keep the chunks of a plain chapter, cut at its fences."""
+    joined = BLANK.sub("\n", "\n\0".join(pieces[1::2]) + "\n\0")
+    chunks = chapter.chunks
+    for block, (name, code) in enumerate(PLAIN_BLOCK.findall(joined)):
+        if name:
+            name = name.strip()
+            if name in chunks:
+                chunks[name].append((block, code, name))
+            else:
+                chunks[name] = [(block, code, name)]
+    chapter.pieces = pieces
+
+
+def fence_lines(pieces: list[str]) -> list[int]:
+    """The line of each opening fence of a plain chapter cut into `pieces`."""
+    newlines = list(accumulate(map(str.count, pieces, repeat("\n"))))
+    return [newlines[index - 1] + index for index in range(1, len(pieces), 2)]
+
+
+BLOCK = r"""
     \n (?P<indent>[ \t]*) (?:                   # a line that opens a fence,
         (?P<fence>(?P<mark>[`~])(?P=mark){2,}) .* \n
         (?: (?: (?P=indent) | (?!(?P=indent))[ \t]* )
@@ -80,11 +132,30 @@ BLOCK = re.compile(r"""
         (?P<code> (?:.*\n)*? )                  # the shortest code,
         [ \t]* (?P=fence)(?P=mark)* [^\S\n]* (?=\n|\Z)  # a closing line;
       | (?P<unclosed> `{3,} | ~{3,} )           # or a fence never closed
-    )""".replace("NAME", NAME), re.VERBOSE)
-DEFINITION = re.compile(rf"^<<{NAME}>>=\s*$")
-REFERENCE = re.compile(rf"^(?P<indent>[ \t]*)<<{NAME}>>[^\S\n]*$",
-                       re.MULTILINE)
-BLANK = re.compile(r"\n[^\S\n]+(?=\n)")
+    )""".replace("NAME", NAME)
+
+
+def read_fences(chapter: Chapter, text: str) -> None:
+    """Keep the chunks of any chapter, fence by fence."""
+    lineno = counted = 0
+    for block in re.compile(BLOCK, re.VERBOSE).finditer(text):
+        start = block.start() + 1  # where the fence's own line starts
+        lineno += text.count("\n", counted, start)
+        counted = start
+        indent, name, code, unclosed = block.group(
+            "indent", "name", "code", "unclosed")
+        if unclosed:
+            chapter.problems.append(Problem(
+                chapter.path, lineno, f"unterminated fence {unclosed!r}: "
+                "add a closing fence line"))
+            break
+        if name is not None:
+            if indent:
+                code = "".join(dedent(line, indent) + "\n"
+                               for line in code.split("\n")[:-1])
+            name = name.strip()
+            chapter.chunks.setdefault(name, []).append((len(chapter.fences), code, name))
+            chapter.fences.append(lineno)
 
 
 def dedent(line: str, indent: str) -> str:
@@ -94,30 +165,21 @@ def dedent(line: str, indent: str) -> str:
     return line.lstrip(" \t")
 
 
-def read_chapter(path: Path, text: str | None = None) -> Chapter:
+def read_chapter(path: str, text: str | None = None) -> Chapter:
     """Parse one chapter into its chunk definitions."""
     if text is None:
-        text = path.read_text(encoding="utf-8")
-    chapter = Chapter(path, [], [])
-    text = BLANK.sub("\n", "\n" + text)
-    lineno = counted = 0
-    for block in BLOCK.finditer(text):
-        start = block.start() + 1  # where the fence's own line starts
-        lineno += text.count("\n", counted, start)
-        counted = start
-        indent, name, code, unclosed = block.group(
-            "indent", "name", "code", "unclosed")
-        if unclosed:
-            chapter.problems.append(Problem(
-                path, lineno, f"unterminated fence {unclosed!r}: "
-                "add a closing fence line"))
-            break
-        if name is not None:
-            if indent:
-                code = "".join(dedent(line, indent) + "\n"
-                               for line in code.split("\n")[:-1])
-            chapter.definitions.append(
-                Definition(name.strip(), path, lineno + 1, lineno, code))
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    chapter = Chapter(path)
+    pieces = text.split("\n```")
+    if text.startswith("```"):  # the first line opens a fence
+        pieces[0:1] = ["", pieces[0][3:]]
+    else:
+        pieces[0] = "\n" + pieces[0]
+    if plain(text, pieces):
+        read_plain(chapter, pieces)
+    else:
+        read_fences(chapter, BLANK.sub("\n", "\n" + text))
     return chapter
 
 
@@ -128,40 +190,45 @@ def is_root(name: str) -> bool:
     """Is this chunk name a file to write?"""
     if SPACE.search(name):
         return False
-    return "/" in name or "\\" in name or PurePosixPath(name).suffix != ""
+    return "/" in name or "\\" in name or suffix(name) != ""
+
+
+def suffix(name: str) -> str:
+    """The extension of the file a slash-separated path names, or ''."""
+    last = name.rstrip("/").rpartition("/")[2]
+    dot = last.rfind(".")
+    return last[dot:] if 0 < dot < len(last) - 1 else ""
 
 INDENTABLE = re.compile(r"^(?!$)", re.MULTILINE)  # the start of a line with text
+
+
+def indented(stretch: str, indent: str) -> str:
+    """`stretch` with `indent` in front of each line that is not empty."""
+    return INDENTABLE.sub(indent, stretch) if indent else stretch
 
 
 class Lines:
     """The lines of a tangled file, each remembering where it came from."""
 
-    def __init__(self, chapter: Path):
+    def __init__(self, chapter: Chapter):
         self.chapter = chapter
-        self.count = 0
         self.stretches: list[str] = []
-        self.starts: list[int] = []  # the output line of each stretch's first,
-        self.linenos: list[int] = []  # its line in the chapter,
-        self.chunks: list[str] = []  # and the chunk it belongs to
-
-    def add(self, stretch: str, lineno: int, chunk: str, indent: str) -> int:
-        """Append a stretch of lines that starts on `lineno` of the chapter;
-        return how many lines it has."""
-        count = stretch.count("\n")
-        if count:
-            self.stretches.append(
-                INDENTABLE.sub(indent, stretch) if indent else stretch)
-            self.starts.append(self.count)
-            self.linenos.append(lineno)
-            self.chunks.append(chunk)
-            self.count += count
-        return count
+        self.origins: list[tuple] = []  # (block, code, chunk[, lines before])
+        self.starts: list[int] | None = None  # each stretch's first line out
 
     def origin(self, index: int) -> Origin:
         """Where line `index` (from 0) came from."""
+        import bisect
+
+        if self.starts is None:
+            self.starts = [0, *accumulate(map(str.count, self.stretches,
+                                              repeat("\n")))]
         found = bisect.bisect_right(self.starts, index) - 1
-        return Origin(self.chapter, self.linenos[found] + index
-                      - self.starts[found], self.chunks[found])
+        origin = self.origins[found]
+        before = origin[3] if len(origin) > 3 else 0
+        lineno = (self.chapter.start(origin[0]) + before
+                  + index - self.starts[found])
+        return Origin(self.chapter.path, lineno, origin[2])
 
 
 class Expander:
@@ -169,58 +236,69 @@ class Expander:
 
     def __init__(self, chapter: Chapter):
         self.chapter = chapter
-        self.chunks = chapter.chunks()
+        self.chunks = chapter.chunks
         self.used: set[str] = set()
         self.problems: list[Problem] = []
 
     def expand(self, name: str) -> Lines:
         self.used.add(name)
-        lines = Lines(self.chapter.path)
+        lines = Lines(self.chapter)
         self._expand(name, "", {}, lines)
         return lines
 
     def _expand(self, name: str, indent: str, path: dict[str, int],
                 lines: Lines) -> None:
+        stretches, origins = lines.stretches, lines.origins
         for definition in self.chunks[name]:
-            code, lineno = definition.code, definition.lineno + 1
+            block, code, _ = definition
             if ">>" not in code:
-                lines.add(code, lineno, name, indent)
+                stretches.append(INDENTABLE.sub(indent, code) if indent else code)
+                origins.append(definition)
                 continue
-            start = 0
-            for reference in REFERENCE.finditer(code):
-                if reference.start() > start:
-                    lineno += lines.add(code[start:reference.start()],
-                                        lineno, name, indent)
-                start = reference.end() + 1
-                more, target = reference.group("indent", "name")
-                target = target.strip()
-                self.used.add(target)
-                path[name] = lineno
-                if target not in self.chunks:
+            parts = REFERENCE.split(code)
+            targets = list(map(str.strip, parts[2::3]))
+            self.used.update(targets)
+            before = 0  # the lines of this body passed so far
+            for stretch, more, target in zip(parts[0::3], parts[1::3], targets):
+                if stretch:
+                    stretches.append(indented(stretch, indent))
+                    origins.append((block, stretch, name, before))
+                    before += stretch.count("\n")
+                found = self.chunks.get(target)
+                if found is None:
                     self.problems.append(Problem(
-                        self.chapter.path, lineno,
-                        f"undefined chunk <<{target}>>{suggest(target, self.chunks)}"))
-                elif target in path:
-                    self.problems.append(cycle_problem(self.chapter.path, path, target))
+                        self.chapter.path, self.chapter.start(block) + before,
+                        f"undefined chunk <<{target}>>{suggest(target, self.chapter)}"))
+                elif len(found) == 1 and ">>" not in found[0][1]:
+                    inner, code = indent + more, found[0][1]
+                    stretches.append(INDENTABLE.sub(inner, code) if inner else code)
+                    origins.append(found[0])
                 else:
-                    self._expand(target, indent + more, path, lines)
-                lineno += 1
-            lines.add(code[start:], lineno, name, indent)
+                    path[name] = self.chapter.start(block) + before
+                    if target in path:
+                        self.problems.append(cycle_problem(self.chapter.path, path, target))
+                    else:
+                        self._expand(target, indent + more, path, lines)
+                before += 1
+            if parts[-1]:
+                stretches.append(indented(parts[-1], indent))
+                origins.append((block, parts[-1], name, before))
             path.pop(name, None)
 
 
-def suggest(name: str, chunks: dict[str, list[Definition]]) -> str:
+def suggest(name: str, chapter: Chapter) -> str:
     """A did-you-mean hint for an undefined chunk name."""
     import difflib
 
-    close = difflib.get_close_matches(name, list(chunks), n=1, cutoff=0.5)
+    close = difflib.get_close_matches(name, list(chapter.chunks), n=1,
+                                      cutoff=0.5)
     if close:
-        where = chunks[close[0]][0]
-        return f"; did you mean <<{close[0]}>> (line {where.lineno})?"
+        heading = chapter.start(chapter.chunks[close[0]][0][0]) - 1
+        return f"; did you mean <<{close[0]}>> (line {heading})?"
     return ""
 
 
-def cycle_problem(chapter: Path, path: dict[str, int], target: str) -> Problem:
+def cycle_problem(chapter: str, path: dict[str, int], target: str) -> Problem:
     """Describe a chunk that contains itself, one step per reference."""
     steps = list(path.items())
     start = next(i for i, (name, _) in enumerate(steps) if name == target)
@@ -235,21 +313,20 @@ def cycle_problem(chapter: Path, path: dict[str, int], target: str) -> Problem:
 class Output:
     """One file the chapters produce."""
 
-    def __init__(self, path: Path, relative: str, chapter: Path,
-                 root: Definition, lines: Lines, header: str):
+    def __init__(self, path: str, relative: str, lines: Lines, header: str):
         self.path = path  # absolute
         self.relative = relative  # as named in the root chunk
-        self.chapter = chapter
-        self.root = root  # the root's first definition
+        self.chapter = lines.chapter.path
         self.lines = lines
-        self.count = lines.count + 1
         body = "".join(lines.stretches)
         self.header_at = 2 if body.startswith("#!") else 1
         if self.header_at == 2:
             first, _, rest = body.partition("\n")
-            self.text = f"{first}\n{header}\n{rest}"
+            text = f"{first}\n{header}\n{rest}"
         else:
-            self.text = f"{header}\n{body}"
+            text = f"{header}\n{body}"
+        self.text = text
+        self.count = text.count("\n")  # every line ends in a newline
 
     def line(self, number: int) -> tuple[str, Origin]:
         """Line `number` (from 1) of the file, and where it came from."""
@@ -258,6 +335,18 @@ class Output:
             return text, Origin(self.chapter, self.root.lineno, self.relative)
         before = 1 if number < self.header_at else 2
         return text, self.lines.origin(number - before)
+
+    @property
+    def root(self) -> Definition:
+        """The root chunk's first definition."""
+        return first_definition(self.lines.chapter, self.relative)
+
+
+def first_definition(chapter: Chapter, name: str) -> Definition:
+    """The first definition of chunk `name`, its lines counted."""
+    block, code, _ = chapter.chunks[name][0]
+    start = chapter.start(block)
+    return Definition(name, chapter.path, start - 1, start - 2, code)
 
 
 class Plan(namedtuple("Plan", "outputs problems")):
@@ -274,57 +363,58 @@ class Plan(namedtuple("Plan", "outputs problems")):
         return [p for p in self.problems if p.warning]
 
 
-def tangle(chapters: list[Chapter], project: Path) -> Plan:
+def tangle(chapters: list[Chapter], project: str) -> Plan:
     """Expand every root of every chapter; check everything; write nothing."""
+    project = os.fspath(project)
     plan = Plan({}, [])
     for chapter in chapters:
         plan.problems.extend(chapter.problems)
         expander = Expander(chapter)
-        roots = [name for name in expander.chunks if is_root(name)]
+        roots = [name for name in chapter.chunks
+                 if " " not in name and is_root(name)]
         if not roots and not chapter.problems:
             plan.problems.append(Problem(
                 chapter.path, 1, "chapter has no root chunk such as "
                 "<<retro/name.py>>=, so it tangles to nothing", warning=True))
         for name in roots:
-            first = expander.chunks[name][0]
             try:
                 lines = expander.expand(name)
             except RecursionError:
                 plan.problems.append(Problem(
-                    chapter.path, first.lineno,
+                    chapter.path, first_definition(chapter, name).lineno,
                     f"chunks nested too deeply under <<{name}>>"))
                 continue
             target = safe_target(project, name)
             if target is None:
                 plan.problems.append(Problem(
-                    chapter.path, first.lineno,
+                    chapter.path, first_definition(chapter, name).lineno,
                     f"root <<{name}>> would write outside the project {project}; "
                     "name it by a path relative to the project, inside it"))
                 continue
             if target in plan.outputs:
                 other = plan.outputs[target]
                 plan.problems.append(Problem(
-                    chapter.path, first.lineno,
+                    chapter.path, first_definition(chapter, name).lineno,
                     f"two chapters write {name}: this one and "
                     f"{display(other.chapter)}:{other.root.lineno}"))
                 continue
-            plan.outputs[target] = Output(target, name, chapter.path, first, lines,
+            plan.outputs[target] = Output(target, name, lines,
                                           header(chapter.path, project, name))
         plan.problems.extend(dict.fromkeys(expander.problems))
-        for name, definitions in expander.chunks.items():
-            if name not in expander.used:
-                plan.problems.append(Problem(
-                    chapter.path, definitions[0].lineno,
-                    f"chunk <<{name}>> is never used", warning=True))
+        unused = chapter.chunks.keys() - expander.used
+        for _, name in sorted((chapter.chunks[name][0][0], name) for name in unused):
+            plan.problems.append(Problem(
+                chapter.path, first_definition(chapter, name).lineno,
+                f"chunk <<{name}>> is never used", warning=True))
     return plan
 
 
-def safe_target(project: Path, name: str) -> Path | None:
+def safe_target(project: str, name: str) -> str | None:
     """The absolute path a root names, or None if it leaves the project."""
     if name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
         return None
-    target = (project / name).resolve()
-    if target == project or project not in target.parents:
+    target = os.path.realpath(os.path.join(project, name))
+    if not target.startswith(os.path.join(project, "")):
         return None
     return target
 
@@ -333,56 +423,68 @@ COMMENTS = {".md": ("<!-- ", " -->"), ".html": ("<!-- ", " -->"),
             ".css": ("/* ", " */"), ".js": ("// ", "")}
 
 
-def header(chapter: Path, project: Path, name: str) -> str:
+def header(chapter: str, project: str, name: str) -> str:
     """The generated-file comment that starts every tangled file."""
-    try:
-        source = chapter.resolve().relative_to(project).as_posix()
-    except ValueError:
-        source = chapter.name
-    opening, closing = COMMENTS.get(PurePosixPath(name).suffix, ("# ", ""))
+    source = os.path.realpath(chapter)
+    if source.startswith(os.path.join(project, "")):
+        source = os.path.relpath(source, project).replace(os.sep, "/")
+    else:
+        source = os.path.basename(source)
+    opening, closing = COMMENTS.get(suffix(name), ("# ", ""))
     return (f"{opening}Tangled from {source}: edit the chapter, not this "
             f"file, then run `retro tangle`.{closing}")
 
-def find_project(start: Path) -> Path | None:
+def find_project(start: str) -> str | None:
     """The nearest directory at or above `start` with a pyproject.toml."""
-    start = start.resolve()
-    for directory in [start, *start.parents]:
-        if (directory / "pyproject.toml").is_file():
-            return directory
-    return None
+    directory = os.path.realpath(start)
+    while not os.path.isfile(os.path.join(directory, "pyproject.toml")):
+        directory, below = os.path.dirname(directory), directory
+        if directory == below:  # the root, and no project
+            return None
+    return directory
 
 
-def project_for(chapter: Path) -> Path:
+def project_for(chapter: str) -> str:
     """The project a chapter belongs to (its directory's parent if none)."""
-    found = find_project(chapter.parent)
-    return found if found is not None else chapter.resolve().parent.parent
+    found = find_project(os.path.dirname(chapter))
+    if found is not None:
+        return found
+    return os.path.dirname(os.path.dirname(os.path.realpath(chapter)))
 
 
-def default_chapters() -> tuple[Path, list[Path]]:
-    project = find_project(Path.cwd())
-    if project is None or not (project / "literate").is_dir():
+def default_chapters() -> tuple[str, list[str]]:
+    project = find_project(os.getcwd())
+    if project is None or not os.path.isdir(os.path.join(project, "literate")):
         raise UsageError("no literate/ directory here: run inside a Retro "
                          "checkout, or name the chapters to tangle")
-    return project, sorted((project / "literate").rglob("*.md"))
+    return project, files_in(os.path.join(project, "literate"), ".md")
 
 
-def load(paths: list[Path]) -> tuple[Plan, dict[Path, Path]]:
+def files_in(directory: str, ending: str) -> list[str]:
+    """Every file under `directory` whose name ends in `ending`, sorted."""
+    found = [os.path.join(folder, name)
+             for folder, _, names in os.walk(directory)
+             for name in names if name.endswith(ending)]
+    return sorted(found, key=lambda path: path.split(os.sep))
+
+
+def load(paths: list[str]) -> tuple[Plan, dict[str, str]]:
     """Read and tangle chapters, each against its own project."""
-    named: dict[Path, Path] = {}
+    named: dict[str, str] = {}
     for path in paths:
-        named.setdefault(path.resolve(), path)
+        named.setdefault(os.path.realpath(path), path)
     chapters: list[Chapter] = []
     for path in named.values():
-        if not path.is_file():
+        if not os.path.isfile(path):
             raise UsageError(f"no such chapter: {path}")
         try:
             chapters.append(read_chapter(path))
         except UnicodeDecodeError as error:
             raise UsageError(f"{display(path)} is not UTF-8 text: {error.reason}")
-    projects: dict[Path, Path] = {}
-    by_directory: dict[Path, Path] = {}
+    projects: dict[str, str] = {}
+    by_directory: dict[str, str] = {}
     for chapter in chapters:
-        directory = chapter.path.parent
+        directory = os.path.dirname(chapter.path)
         if directory not in by_directory:
             by_directory[directory] = project_for(chapter.path)
         projects[chapter.path] = by_directory[directory]
@@ -394,10 +496,11 @@ def load(paths: list[Path]) -> tuple[Plan, dict[Path, Path]]:
         plan.problems.extend(part.problems)
     return plan, projects
 
-def on_disk(path: Path) -> bytes | None:
+def on_disk(path: str) -> bytes | None:
     """The bytes of a file, or None if there is no file to read."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as stream:
+            return stream.read()
     except OSError:
         return None
 
@@ -408,26 +511,25 @@ def stale(plan: Plan) -> list[Output]:
             if on_disk(output.path) != output.text.encode("utf-8")]
 
 
-def orphans(plan: Plan, project: Path) -> list[Path]:
+def orphans(plan: Plan, project: str) -> list[str]:
     """Modules in retro/ that no chapter produces."""
-    package = project / "retro"
-    if not package.is_dir():
-        return []
-    return sorted(path for path in package.rglob("*.py")
-                  if path.resolve() not in plan.outputs)
+    return [path for path in files_in(os.path.join(project, "retro"), ".py")
+            if os.path.realpath(path) not in plan.outputs]
 
 
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tangle-{os.getpid()}")
+def write_atomically(path: str, text: str) -> None:
+    directory, name = os.path.split(path)
+    os.makedirs(directory, exist_ok=True)
+    temporary = os.path.join(directory, f".{name}.tangle-{os.getpid()}")
     try:
         with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        if os.path.exists(temporary):
+            os.unlink(temporary)
         raise
 
 HELP = """\
@@ -456,7 +558,7 @@ class UsageError(Exception):
     """A mistake on the command line: exit status 2, one line."""
 
 
-def parse(words: list[str]) -> tuple[list[Path], bool, str | None] | None:
+def parse(words: list[str]) -> tuple[list[str], bool, str | None] | None:
     """The chapters, --check and --where of a command line; None for --help."""
     chapters, check, where = [], False, None
     words = iter(words)
@@ -470,11 +572,11 @@ def parse(words: list[str]) -> tuple[list[Path], bool, str | None] | None:
             if where is None:
                 raise UsageError("argument --where: expected FILE:LINE")
         elif word == "--":
-            chapters.extend(Path(word) for word in words)
+            chapters.extend(words)
         elif word.startswith("-") and word != "-":
             raise UsageError(f"unrecognized arguments: {word}")
         else:
-            chapters.append(Path(word))
+            chapters.append(word)
     return chapters, check, where
 
 
@@ -485,7 +587,13 @@ def main(argv: list[str] | None = None) -> int:
         if options is None:
             print(HELP, end="")
             return 0
-        return tangle_command(*options)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return tangle_command(*options)
+        finally:
+            if collecting:
+                gc.enable()
     except UsageError as error:
         print(f"retro tangle: error: {error}; try 'retro tangle --help'",
               file=sys.stderr)
@@ -501,7 +609,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=lambda args: main(args.words))
 
 
-def tangle_command(chapters: list[Path], check: bool, where: str | None) -> int:
+def tangle_command(chapters: list[str], check: bool, where: str | None) -> int:
     everything = not chapters
     if everything:
         project, chapters = default_chapters()
@@ -540,15 +648,17 @@ def tangle_command(chapters: list[Path], check: bool, where: str | None) -> int:
 
 def where_command(plan: Plan, where: str) -> int:
     name, _, number = where.rpartition(":")
-    if not name or not number.isdigit():
+    if not name or not (number.isascii() and number.isdigit()):
         raise UsageError(f"--where wants FILE:LINE, not {where!r}")
-    output = plan.outputs.get(Path(name).resolve())
+    output = plan.outputs.get(os.path.realpath(name))
     if output is None:
         raise UsageError(f"{name} is not produced by the chapters tangled")
-    lineno = int(number)
-    if not 1 <= lineno <= output.count:
-        raise UsageError(f"{name} has {output.count} lines, not {lineno}")
-    text, origin = output.line(lineno)
+    digits = number.lstrip("0")
+    if (len(digits) > len(str(output.count))
+            or not 1 <= int(digits or "0") <= output.count):
+        shown = number if len(number) <= 20 else f"{len(number)} digits"
+        raise UsageError(f"{name} has {output.count} lines, not {shown}")
+    text, origin = output.line(int(digits))
     print(f"{display(origin.chapter)}:{origin.lineno}: <<{origin.chunk}>>")
     print(f"    {text.strip() or '(a blank line)'}")
     if on_disk(output.path) != output.text.encode("utf-8"):

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from retro.common import number_in, quoted
+
 FIRST, SECOND = "O", "X"   # O moves first, up the board; X moves down
 EMPTY = "."
 
@@ -153,19 +155,26 @@ def board_text(position: Position, indent: int = 4) -> str:
     return "\n".join(lines)
 
 
-MOVE_SHAPE = re.compile(r"([0-9]+)\s*(?:-|\s|,|to)?\s*([0-9]+)", re.IGNORECASE)
+MOVE_SHAPE = re.compile(r"([0-9]+)(?:(?:\s*(?:-|,|to)\s*|\s+)([0-9]+))?",
+                        re.IGNORECASE)
 
 
 def parse_move(text: str, squares: int = 9) -> Move | str:
     """The move typed as '7-4', '74' or '7 4'; a string says what is wrong."""
     shape = MOVE_SHAPE.fullmatch(text.strip())
-    if shape is None:
+    if shape is None or shape.group(2) is None and len(shape.group(1)) < 2:
         return "TYPE A MOVE AS THE SQUARE YOU LEAVE AND THE SQUARE YOU GO TO: 7-4."
-    start, end = int(shape.group(1)), int(shape.group(2))
-    for square in (start, end):
-        if not 1 <= square <= squares:
-            return f"THE SQUARES ARE NUMBERED 1 TO {squares}; THERE IS NO {square}."
-    return Move(start - 1, end - 1)
+    first, second = shape.groups()
+    if second is None:                  # run together: the last digit is the end
+        first, second = first[:-1], first[-1]
+    numbers = []
+    for typed in (first, second):
+        square = number_in(typed)
+        if square is None or not 1 <= square <= squares:
+            return (f"THERE IS NO SQUARE {quoted(typed)}: THE SQUARES ARE "
+                    f"1 TO {squares}.")
+        numbers.append(square)
+    return Move(numbers[0] - 1, numbers[1] - 1)
 
 
 def why_illegal(position: Position, move: Move) -> str | None:

@@ -185,19 +185,21 @@ class Solution:
     parts: int         # different parts met
 
 
-def solve(rows: int, cols: int) -> Solution:
+def solve(rows: int, cols: int, search: Search | None = None) -> Solution:
     """Who wins hexapawn on a rows x cols board with perfect play."""
     if cols < 1:
         raise ValueError(f"a board needs a column, not {cols}")
-    search = Search(rows)
+    search = Search(rows) if search is None else search
     first_wins = search.wins(search.opening(cols))
     return Solution(rows, cols, "first" if first_wins else "second",
                     len(search.known), len(search.part_facts))
 
 
-def winning_openings(rows: int, cols: int) -> tuple[Move, ...]:
+def winning_openings(rows: int, cols: int,
+                     search: Search | None = None) -> tuple[Move, ...]:
     """The first player's opening moves that keep a forced win."""
-    search, opening = Search(rows), start(rows, cols)
+    search = Search(rows) if search is None else search
+    opening = start(rows, cols)
     return tuple(move for move in legal_moves(opening)
                  if winner(then := after(opening, move)) == FIRST
                  or not search.wins(search.position(then)))
@@ -206,3 +208,7 @@ def winning_openings(rows: int, cols: int) -> tuple[Move, ...]:
 def brown(cols: int) -> str:
     """Brown's rule for 3 rows, as Gardner reports it."""
     return "first" if cols % 10 in (1, 4, 5, 7, 8) else "second"
+
+
+WIDEST = {2: 10_000, 3: 57, 4: 7, 5: 5}   # columns, by rows
+BUDGET = "a minute or 400 MB"

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Protocol
 
+from retro.common import quoted
+
 HEADS, TAILS = 1, 0
 
 
@@ -99,10 +101,10 @@ def make_machine(name: str, rng: random.Random) -> Machine:
     try:
         factory, _ = MACHINES[name]
     except KeyError:
-        raise MachineError(f"no machine called {name!r}; "
+        raise MachineError(f"no machine called {quoted(name)}; "
                            f"try one of {', '.join(MACHINES)}") from None
     try:
         return factory(rng)
     except (ImportError, AttributeError) as error:
-        raise MachineError(f"the machine {name!r} cannot be loaded "
+        raise MachineError(f"the machine {quoted(name)} cannot be loaded "
                            f"({error})") from None

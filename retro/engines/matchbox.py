@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from types import MappingProxyType
 
+from retro.common import plural
 from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   legal_moves, mirror, mirror_move, other,
                                   result, start, winner, winning_moves)
@@ -317,12 +318,17 @@ def unbeatable(robot: Robot, side: str = SECOND) -> bool:
     return safe(start())
 
 
+def possessive(name: str) -> str:
+    """The robot's word for its own things: HER boxes, HIS curve."""
+    return {"HER": "HER", "HIM": "HIS"}.get(name, f"{name}'S")
+
+
 def learning_curve(record: str, name: str = "HER", *, width: int = 60,
                    height: int = 20) -> str:
     """Gardner's Figure 45 in type: up a step for a win, down for a loss."""
     games = len(record)
     won = record.count("W")
-    heading = (f"{name}'S LEARNING CURVE: {games} GAME{'S' * (games != 1)}, "
+    heading = (f"{possessive(name)} LEARNING CURVE: {plural(games, 'GAME')}, "
                f"{won} WON, {games - won} LOST")
     if not games:
         return heading
@@ -346,8 +352,8 @@ def learning_curve(record: str, name: str = "HER", *, width: int = 60,
     columns = len(scaled) - 1
     chart = [heading]
     if per_column > 1 or per_line > 1:
-        chart.append(f"(EACH COLUMN {per_column} GAME{'S' * (per_column > 1)}, "
-                     f"EACH LINE {per_line} STEP{'S' * (per_line > 1)})")
+        chart.append(f"(EACH COLUMN {plural(per_column, 'GAME')}, "
+                     f"EACH LINE {plural(per_line, 'STEP')})")
     for line in range(max(lines), min(lines) - 1, -1):
         chart.append("".join(marks.get((line, c), " ")
                              for c in range(columns)).rstrip())

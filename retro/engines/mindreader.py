@@ -103,14 +103,19 @@ def verdict(score: Score) -> str | None:
     lead = score.player - score.machine
     if score.rounds >= ROUNDS:
         if lead == 0:
-            return f"We drew the match, {score.player} games each."
+            return f"We drew the match, {games(score.player)} each."
         winner = "You" if lead > 0 else "I"
-        return f"{winner} won the match by {abs(lead)} games."
+        return f"{winner} won the match by {games(abs(lead))}."
     if lead >= LEAD:
         return f"You win -- up by {LEAD}"
     if -lead >= LEAD:
         return f"I win -- up by {LEAD}"
     return None
+
+
+def games(count: int) -> str:
+    """'1 game', '20 games'."""
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def outcome(score: Score) -> str:

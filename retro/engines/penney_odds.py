@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from retro.common import plural, quoted
+
 COIN = "HT"  # a toss: heads is the bit 0, tails the bit 1
 ZERO = Fraction(0)
 _DIGITS = str.maketrans("HT", "01")
@@ -55,12 +57,12 @@ def parse_pattern(text: str, length: int | None = None) -> str:
     if not pattern:
         raise ValueError(f"type a pattern of tosses, like {shown}")
     if set(pattern) - set(COIN):
-        raise ValueError(
-            f"{text.strip()!r} is not a pattern: use H and T only, like {shown}")
+        raise ValueError(f"{quoted(text.strip())} is not a pattern: use H and "
+                         f"T only, like {shown}")
     if length is not None and len(pattern) != length:
         raise ValueError(
-            f"{pattern} has {len(pattern)} tosses; a pattern here has "
-            f"{length}, like {shown}")
+            f"{quoted(pattern)} has {plural(len(pattern), 'toss', 'tosses')}; "
+            f"a pattern here has {length}, like {shown}")
     return pattern
 
 def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]:

@@ -10,9 +10,9 @@ import math
 import multiprocessing
 import random
 import signal
-import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from retro.engines.machines import Machine, make_machine
 
@@ -50,13 +50,37 @@ def one_game(task: Task) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Tournament:
-    """A's wins at each length, for every game of one pairing."""
+    """A's wins at each length, summed over every game of one pairing."""
 
     a: str
     b: str
     plays: tuple[int, ...]
     seed: int
-    wins: tuple[tuple[int, ...], ...]   # wins[game][i]: A's after plays[i]
+    games: int
+    totals: tuple[int, ...]    # totals[i]: A's wins after plays[i], summed
+    squares: tuple[int, ...]   # the same wins squared, summed: the spread
+
+
+def fold(a: str, b: str, plays: Sequence[int], seed: int,
+         wins: Iterable[tuple[int, ...]]) -> Tournament:
+    """The tournament of the games whose wins come in, in any order."""
+    games, totals, squares = 0, [0] * len(plays), [0] * len(plays)
+    for game in wins:
+        games += 1
+        for i, won in enumerate(game):
+            totals[i] += won
+            squares[i] += won * won
+    return Tournament(a, b, tuple(plays), seed, games, tuple(totals),
+                      tuple(squares))
+
+
+def tasks(a: str, b: str, plays: tuple[int, ...], seed: int,
+          games: int) -> Iterator[Task]:
+    """The tournament's games, one task at a time."""
+    return ((a, b, plays, seed, game) for game in range(games))
+
+
+CHUNK = 200   # the most games sent to a worker at once
 
 
 def tournament(a: str, b: str, *, games: int, plays: Sequence[int],
@@ -65,17 +89,77 @@ def tournament(a: str, b: str, *, games: int, plays: Sequence[int],
     plays = tuple(sorted(set(plays)))
     for name in (a, b):                      # fail here, not in a worker
         make_machine(name, random.Random(0))
-    tasks = [(a, b, plays, seed, game) for game in range(games)]
+    check_work(a, b, games, plays)
+    stream = tasks(a, b, plays, seed, games)
     jobs = max(1, min(jobs, games))
     if jobs == 1:
-        wins = list(map(one_game, tasks))
-    else:
-        with multiprocessing.Pool(jobs, initializer=signal.signal,
-                                  initargs=(signal.SIGINT,
-                                            signal.SIG_IGN)) as pool:
-            wins = pool.map(one_game, tasks,
-                            chunksize=max(1, games // (4 * jobs)))
-    return Tournament(a, b, plays, seed, tuple(wins))
+        return fold(a, b, plays, seed, map(one_game, stream))
+    chunk = max(1, min(CHUNK, games // (4 * jobs)))
+    with multiprocessing.Pool(jobs, initializer=signal.signal,
+                              initargs=(signal.SIGINT,
+                                        signal.SIG_IGN)) as pool:
+        return fold(a, b, plays, seed,
+                    pool.imap_unordered(one_game, stream, chunksize=chunk))
+
+
+MICROSECONDS = {"coin": 0.25, "seer": 1.5, "mrm": 1, "awk": 2.5, "scp": 6,
+                "flip": 2.5, "mixer": 35}   # a play of each, rounded up
+GAME_MICROSECONDS = 30     # making a game's machines, sending its wins back
+WORK_LIMIT = 60.0          # seconds of one core: about a minute
+MAX_LENGTH = 100_000       # plays in one game
+
+
+class TournamentError(ValueError):
+    """A tournament the umpire will not play; the message is one line."""
+
+
+def seconds_of_work(a: str, b: str, games: int, plays: Sequence[int]) -> float:
+    """About how long the tournament takes on one core."""
+    dearest = max(MICROSECONDS.values())
+    per_round = MICROSECONDS.get(a, dearest) + MICROSECONDS.get(b, dearest)
+    return games * (GAME_MICROSECONDS + max(plays) * per_round) / 1e6
+
+
+def check_work(a: str, b: str, games: int, plays: Sequence[int]) -> None:
+    """Raise TournamentError for a tournament the umpire will not play."""
+    if games < 1 or not plays or min(plays) < 1:
+        raise TournamentError("a tournament is at least one game of at "
+                              "least one play")
+    if max(plays) > MAX_LENGTH:
+        raise TournamentError(f"a game is at most {MAX_LENGTH} plays, "
+                              f"not {max(plays)}")
+    seconds = seconds_of_work(a, b, games, plays)
+    if seconds > WORK_LIMIT:
+        most = most_games(a, b, max(plays))
+        raise TournamentError(
+            f"{counted(games, 'game')} of {counted(max(plays), 'play')} of "
+            f"{a} against {b} would take about {duration(seconds)}; the "
+            f"umpire plays at most {WORK_LIMIT:.0f} seconds' worth "
+            f"({counted(most, 'game')} of {counted(max(plays), 'play')})")
+
+
+def most_games(a: str, b: str, length: int) -> int:
+    """The most games of `length` plays the umpire plays of A against B."""
+    games = int(WORK_LIMIT / seconds_of_work(a, b, 1, (length,)))
+    while seconds_of_work(a, b, games + 1, (length,)) <= WORK_LIMIT:
+        games += 1
+    while games and seconds_of_work(a, b, games, (length,)) > WORK_LIMIT:
+        games -= 1
+    return games
+
+
+def counted(number: int, noun: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def duration(seconds: float) -> str:
+    """'61 seconds', '23 minutes', '2314815 years'."""
+    for unit, size in (("year", 365 * 86400), ("day", 86400),
+                       ("hour", 3600), ("minute", 60)):
+        if seconds >= 2 * size:
+            return counted(round(seconds / size), unit)
+    return counted(max(1, math.ceil(seconds)), "second")
 
 
 @dataclass(frozen=True)
@@ -90,13 +174,14 @@ class Standing:
 
 def standings(result: Tournament) -> list[Standing]:
     """Each length's means and interval, shortest length first."""
-    out = []
-    for i, length in enumerate(result.plays):
-        wins = [game[i] for game in result.wins]
-        mean = statistics.fmean(wins)
-        spread = statistics.stdev(wins) if len(wins) > 1 else 0.0
+    n, out = result.games, []
+    for length, total, square in zip(result.plays, result.totals,
+                                     result.squares):
+        mean = total / n
+        variance = (Fraction(n * square - total * total, n * (n - 1))
+                    if n > 1 else Fraction(0))
         out.append(Standing(length, mean, length - mean,
-                            1.96 * spread / math.sqrt(len(wins))))
+                            1.96 * math.sqrt(variance) / math.sqrt(n)))
     return out
 
 
@@ -104,7 +189,8 @@ def render_table(result: Tournament) -> str:
     """The tournament as the command prints it: a heading and a row a length."""
     rows = standings(result)
     width = max(12, len(result.a), len(result.b))
-    lines = [f"{result.a} against {result.b}: {len(result.wins)} games, "
+    lines = [f"{result.a} against {result.b}: "
+             f"{counted(result.games, 'game')}, "
              f"seed {result.seed} (mean wins, 95% interval)",
              "",
              f"{'plays':>6}  {result.a:<{width}}  {result.b}"]
@@ -119,7 +205,7 @@ def to_json(result: Tournament) -> dict:
     """The tournament as one JSON object, for `--json`."""
     rows = standings(result)
     return {
-        "a": result.a, "b": result.b, "games": len(result.wins),
+        "a": result.a, "b": result.b, "games": result.games,
         "seed": result.seed, "plays": list(result.plays),
         "mean": {str(r.plays): [round(r.a, 4), round(r.b, 4)] for r in rows},
         "interval": {str(r.plays): [

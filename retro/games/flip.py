@@ -11,19 +11,37 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
+from retro.room.store import StoreError, saving
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
+QUITS = {"Q", "QUIT"}
+
+HELP = """\
+ANSWER Y FOR YES OR N FOR NO; ONLY THE FIRST
+LETTER COUNTS.  ON EACH TURN THE COMPUTER HAS
+CHOSEN BEFORE YOU GUESS: MATCH IT AND YOU WIN THE
+TURN, AND THE NEXT LINE STARTS WITH AN ASTERISK.
+Q OR QUIT STOPS; A GAME NOT FINISHED IS NOT COUNTED."""
+
+
+class Quit(Exception):
+    """The player typed Q or QUIT at a question."""
 
 
 def read_yes_or_no(tty, prompt: str) -> int:
     """YES or NO, from the first letter typed, in either case."""
     while True:
-        reply = tty.ask(prompt, ("Y", "N"))
-        first = reply[:1].upper()
+        reply = tty.ask(prompt, ("Y", "N", "HELP", "QUIT"))
+        first, word = reply[:1].upper(), reply.strip().upper()
         if first == "Y":
             return YES
         if first == "N":
             return NO
+        if word in QUITS:
+            raise Quit
+        if word == "HELP":
+            tty.say(HELP)
+            continue
         tty.say(ERROR)
         prompt = "? "
 
@@ -92,27 +110,28 @@ def record(store, game: Game, *, seed: int | None, number: int,
 PROFILE_KEY = "flip.profile"
 
 
+def is_profile(value) -> bool:
+    """Sixteen estimates, each a number from 0 to 1."""
+    return (isinstance(value, list) and len(value) == HISTORIES
+            and all(isinstance(p, (int, float)) and not isinstance(p, bool)
+                    and 0 <= p <= 1 for p in value))
+
+
 def saved_profile(store) -> tuple[float, ...] | None:
     """The profile a remembering session saved, or None if there is none."""
-    value = store.get(PROFILE_KEY)
-    if value is None:
-        return None
-    try:
-        profile = tuple(float(p) for p in value)
-    except (TypeError, ValueError):
-        raise ValueError("unreadable") from None
-    if len(profile) != HISTORIES or not all(0 <= p <= 1 for p in profile):
-        raise ValueError("unreadable")
-    return profile
+    value = store.get(PROFILE_KEY, valid=is_profile)
+    return None if value is None else tuple(float(p) for p in value)
 
 
-def recall(tty, store) -> tuple[float, ...]:
-    """The profile to start a remembering session with, and a word about it."""
+def recall(tty, store) -> tuple[float, ...] | None:
+    """The profile to start a remembering session with, and a word about
+    it; None if the saved notes cannot be read now."""
     try:
         profile = saved_profile(store)
-    except ValueError:
-        tty.say("THE COMPUTER'S NOTES ON YOU ARE UNREADABLE; IT STARTS AFRESH.")
-        return fresh_profile()
+    except StoreError as error:
+        tty.say(f"THE COMPUTER CANNOT READ ITS NOTES ON YOU ({error}).")
+        tty.say("IT STARTS AFRESH AND LEAVES THEM AS THEY ARE.")
+        return None
     if profile is None:
         tty.say("THE COMPUTER HAS NO NOTES ON YOU YET.  IT WILL KEEP SOME.")
         return fresh_profile()
@@ -122,12 +141,19 @@ def recall(tty, store) -> tuple[float, ...]:
 
 def forget(tty, store, **_) -> None:
     """Make Flip forget the profile it saved about you."""
-    if store.get(PROFILE_KEY) is None:
-        tty.say("FLIP HAS NO NOTES ON YOU.")
-        return
-    if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == YES:
+    try:
+        if saved_profile(store) is None:
+            tty.say("FLIP HAS NO NOTES ON YOU.")
+            return
+        if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == NO:
+            return
         store.delete(PROFILE_KEY)
-        tty.say("FORGOTTEN.")
+    except Quit:
+        return
+    except StoreError as error:
+        tty.say(f"NOT FORGOTTEN: FLIP'S NOTES ON YOU ({error}).")
+        return
+    tty.say("FORGOTTEN.")
 
 
 BANNER = (" " * 24 + "FLIP\n"
@@ -158,15 +184,17 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
             tty.say(EXPLANATION)
         tty.say()
         tty.say()
-        profile = recall(tty, store) if remember else fresh_profile()
+        profile, saves = fresh_profile(), remember
+        if remember:
+            profile = recall(tty, store)
+            if profile is None:
+                profile, saves = fresh_profile(), False
         kept, number = False, 1
         while True:
             tty.say("BEGIN.")
             game = play_turns(tty, new_mind(rng, profile), rng)
-            with store.transaction():
-                record(store, game, seed=seed, number=number, kept=kept)
-                if remember:
-                    store.put(PROFILE_KEY, list(game.mind.profile))
+            save(tty, store, game, seed=seed, number=number, kept=kept,
+                 profile=saves)
             end_of_game(tty, game, show_profile=show_profile)
             if read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
                 return
@@ -177,8 +205,19 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
                     tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
             profile = game.mind.profile if kept else fresh_profile()
             number += 1
-    except EOFError:
+    except (EOFError, Quit):
         return
+
+
+def save(tty, store, game: Game, *, seed: int | None, number: int,
+         kept: bool, profile: bool) -> None:
+    """The game's result, and its profile if asked, in one transaction."""
+    what = ("THIS GAME AND THE COMPUTER'S NOTES ON YOU" if profile
+            else "THIS GAME")
+    with saving(tty, what), store.transaction():
+        record(store, game, seed=seed, number=number, kept=kept)
+        if profile:
+            store.put(PROFILE_KEY, list(game.mind.profile))
 
 
 def add_play_options(parser) -> None:

@@ -9,20 +9,22 @@ import json
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from retro.common import new_seed, whole_number
+from retro.common import UsageError, new_seed, plural, whole_number
 from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position,
                                           after, board_lines, board_text,
                                           legal_moves, parse_move, result,
                                           start, why_illegal)
-from retro.engines.hexapawn_solve import (MAX_ROWS, brown, solve,
-                                          winning_openings)
-from retro.engines.matchbox import (STRATEGIES, Box, Draw, Game, Robot,
-                                    box_for, draw, fresh, learn,
+from retro.engines.hexapawn_solve import (BUDGET, MAX_ROWS, WIDEST, Search,
+                                          brown, solve, winning_openings)
+from retro.engines.matchbox import (STRATEGIES, Box, Change, Draw, Game,
+                                    Robot, box_for, draw, fresh, learn,
                                     learning_curve, lesson, matchboxes,
-                                    robot_from_json, robot_json, train,
-                                    unbeatable)
+                                    possessive, robot_from_json, robot_json,
+                                    train, unbeatable)
+from retro.room.store import StoreError, saving
 
 BANNER = """\
 HEXAPAWN
@@ -46,9 +48,7 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
     """Games against HER until the player stops or the input ends."""
     tty.say(BANNER)
     tty.say()
-    memory, trouble = load_her(store)
-    if trouble:
-        tty.say(trouble)
+    memory = her_at_the_start(tty, store)
     tty.say(INTRODUCTION)
     tty.say()
     tty.say(her_so_far(memory))
@@ -56,10 +56,10 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
         while True:
             game = one_game(tty, memory.her, rng)
             if game is None:
-                tty.say("GAME ABANDONED. HER'S BEADS ARE AS THEY WERE.")
+                tty.say("GAME ABANDONED. HER BEADS ARE AS THEY WERE.")
                 return
             memory = finish(tty, store, memory, game, seed)
-            if not yes_or_no(tty, "ANOTHER GAME (Y OR N)? "):
+            if not yes_or_no(tty, "ANOTHER GAME (Y OR N)? ", ANOTHER_GAME):
                 return
     except EOFError:
         return
@@ -122,6 +122,10 @@ def opening_the_box(robot: Robot, bead: Draw) -> str:
     return "\n".join(lines)
 
 
+HELP_WORDS = ("H", "HELP", "?")
+QUIT_WORDS = ("Q", "QUIT", "STOP")
+
+
 def your_move(tty, position: Position) -> Move | None:
     """A legal move typed by the player, or None for QUIT."""
     legal = legal_moves(position)
@@ -129,9 +133,9 @@ def your_move(tty, position: Position) -> Move | None:
     while True:
         answer = tty.ask("YOUR MOVE? ", choices)
         word = answer.upper()
-        if word in ("Q", "QUIT", "STOP"):
+        if word in QUIT_WORDS:
             return None
-        if word in ("H", "HELP", "?"):
+        if word in HELP_WORDS:
             tty.say(RULES)
             tty.say("YOUR MOVES NOW: " + ", ".join(map(str, legal)) + ".")
             continue
@@ -149,12 +153,19 @@ def your_move(tty, position: Position) -> Move | None:
         return move
 
 
-def yes_or_no(tty, question: str) -> bool:
+ANOTHER_GAME = ("Y PLAYS ANOTHER GAME AGAINST THE SAME HER, WHO KEEPS WHAT "
+                "SHE HAS LEARNED; N OR QUIT STOPS.")
+
+
+def yes_or_no(tty, question: str, helping: str) -> bool:
+    """True for Y; False for N or QUIT; HELP says `helping` and asks again."""
     while True:
-        answer = tty.ask(question, ["Y", "N"]).upper()
-        if answer[:1] in ("Y", "N"):
-            return answer[:1] == "Y"
-        tty.say("PLEASE ANSWER Y OR N.")
+        word = tty.ask(question, ["Y", "N", "HELP", "QUIT"]).upper()
+        if word in ("Y", "YES"):
+            return True
+        if word in ("N", "NO") + QUIT_WORDS:
+            return False
+        tty.say(helping if word in HELP_WORDS else "PLEASE ANSWER Y OR N.")
 
 
 HER_KEY = "hexapawn.her"
@@ -162,38 +173,96 @@ HER_KEY = "hexapawn.her"
 
 @dataclass(frozen=True)
 class Memory:
-    """HER as the store keeps her: her beads and her record."""
+    """HER as the store keeps her, and the lessons the store has not taken."""
 
     her: Robot
     record: str = ""
+    unsaved: tuple[Lesson, ...] = ()
 
 
-def load_her(store) -> tuple[Memory, str]:
-    """HER from the store (fresh if there is none), and any trouble met."""
-    data = store.get(HER_KEY)
-    if data is None:
-        return Memory(fresh("HER")), ""
-    her = robot_from_json(data.get("robot")) if isinstance(data, dict) else None
-    record = data.get("record") if isinstance(data, dict) else None
-    if her is None or not isinstance(record, str) or set(record) - {"W", "L"}:
-        return Memory(fresh("HER")), ("HER'S MATCHBOXES COULD NOT BE READ; "
-                                      "SHE STARTS AGAIN WITH FRESH ONES.")
-    return Memory(her, record), ""
+def memory_from_json(data) -> Memory | None:
+    """The HER stored as `data`, or None if `data` is not HER."""
+    if not isinstance(data, dict):
+        return None
+    her, record = robot_from_json(data.get("robot")), data.get("record")
+    if her is None or her.name != "HER" or not isinstance(record, str) \
+            or set(record) - {"W", "L"}:
+        return None
+    return Memory(her, record)
+
+
+def load_her(store) -> Memory:
+    """HER from the store; a fresh HER if there is none, or none worth believing."""
+    data = store.get(HER_KEY, None,
+                     valid=lambda data: memory_from_json(data) is not None)
+    return Memory(fresh("HER")) if data is None else memory_from_json(data)
 
 
 def memory_json(memory: Memory) -> dict:
     return {"robot": robot_json(memory.her), "record": memory.record}
 
 
+def her_at_the_start(tty, store) -> Memory:
+    try:
+        return load_her(store)
+    except StoreError as error:
+        tty.say(f"HER MATCHBOXES CANNOT BE READ ({error}); SHE STARTS "
+                f"WITH FRESH ONES.")
+        return Memory(fresh("HER"))
+
+
+GARDNERS_BOXES = 24
+
+
+def boxes_held(robot: Robot, boxes: Sequence[Box]) -> str:
+    """'HER 19 MATCHBOXES HOLD 47 BEADS.'"""
+    beads = sum(count for box in boxes for _, count in robot.beads_in(box))
+    return (f"{possessive(robot.name)} "
+            f"{plural(len(boxes), 'MATCHBOX', 'MATCHBOXES')} HOLD "
+            f"{plural(beads, 'BEAD')}.")
+
+
+def why_nineteen(boxes: Sequence[Box]) -> str:
+    return (f"A POSITION AND ITS MIRROR IMAGE SHARE A BOX: {len(boxes)}, NOT "
+            f"GARDNER'S {GARDNERS_BOXES}.")
+
+
 def her_so_far(memory: Memory) -> str:
     boxes = [box for box in matchboxes() if box.side == SECOND]
-    beads = sum(count for box in boxes for _, count in memory.her.beads_in(box))
-    held = f"HER'S {len(boxes)} MATCHBOXES HOLD {beads} BEADS."
-    if not memory.record:
-        return "HER HAS NEVER PLAYED. " + held
     games, won = len(memory.record), memory.record.count("W")
-    return (f"HER HAS PLAYED {games} GAME{'S' * (games != 1)}: SHE WON {won} "
-            f"AND LOST {games - won}. " + held)
+    played = (f"HER HAS PLAYED {plural(games, 'GAME')}: SHE WON {won} AND "
+              f"LOST {games - won}." if games else "HER HAS NEVER PLAYED.")
+    return "\n".join((played, boxes_held(memory.her, boxes), why_nineteen(boxes)))
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one finished game teaches HER, and its line in the scores."""
+
+    changes: tuple[Change, ...]
+    her_won: bool
+    moves: str
+    ending: str
+    seed: int | None
+
+
+def keep(store, lessons: Sequence[Lesson]) -> Memory:
+    """HER as stored, taught `lessons`, and their games recorded: all or none."""
+    with store.transaction():
+        memory = load_her(store)
+        for taught in lessons:
+            memory = Memory(learn(memory.her, taught.changes),
+                            memory.record + ("W" if taught.her_won else "L"))
+            store.record(
+                "hexapawn", score="0-1" if taught.her_won else "1-0",
+                outcome="loss" if taught.her_won else "win", seed=taught.seed,
+                detail={"moves": taught.moves, "ending": taught.ending,
+                        "her_game": len(memory.record),
+                        "beads_lost": [{"box": c.box.number, "bead": str(c.bead),
+                                        "colour": c.colour}
+                                       for c in taught.changes]})
+        store.put(HER_KEY, memory_json(memory))
+    return memory
 
 
 ENDINGS = {
@@ -211,18 +280,15 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
     """Teach HER, keep it all in the store, then tell the end of the game."""
     her_won = game.winner == SECOND
     changes = lesson(memory.her, game.draws[SECOND], her_won)
-    with store.transaction():
-        kept, _ = load_her(store)
-        learned = Memory(learn(kept.her, changes),
-                         kept.record + ("W" if her_won else "L"))
-        store.put(HER_KEY, memory_json(learned))
-        store.record(
-            "hexapawn", score="0-1" if her_won else "1-0",
-            outcome="loss" if her_won else "win", seed=seed,
-            detail={"moves": " ".join(map(str, game.moves)),
-                    "ending": game.reason, "her_game": len(learned.record),
-                    "beads_lost": [{"box": c.box.number, "bead": str(c.bead),
-                                    "colour": c.colour} for c in changes]})
+    lessons = memory.unsaved + (Lesson(changes, her_won, " ".join(map(str, game.moves)),
+                                       game.reason, seed),)
+    refused = None
+    try:
+        learned = keep(store, lessons)
+    except StoreError as error:
+        refused = error
+        learned = Memory(learn(memory.her, changes),
+                         memory.record + ("W" if her_won else "L"), lessons)
     tty.say(ENDINGS[game.winner, game.reason])
     for change in changes:
         tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX {change.box.number}: "
@@ -234,20 +300,38 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
     tty.say()
     tty.say(learning_curve(learned.record))
     tty.say()
+    with saving(tty, unsaved_games(len(lessons))):
+        if refused is not None:
+            raise refused         # said after the end of the game is told
     return learned
+
+
+def unsaved_games(count: int) -> str:
+    if count == 1:
+        return "THIS GAME AND HER LESSON FROM IT"
+    return f"THE LAST {count} GAMES AND HER LESSONS FROM THEM"
+
+
+RESET_HELP = ("Y TAKES AWAY ALL SHE HAS LEARNED AND GIVES HER ONE BEAD FOR "
+              "EVERY LEGAL MOVE AGAIN; N OR QUIT LEAVES HER AS SHE IS.")
 
 
 def reset_her(tty, store, **_) -> None:
     """Give HER fresh matchboxes; she starts again."""
-    memory, _ = load_her(store)
-    games = len(memory.record)
-    tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN {games} "
-            f"GAME{'S' * (games != 1)}.")
-    if yes_or_no(tty, "ARE YOU SURE (Y OR N)? "):
+    with saving(tty, "HER FRESH MATCHBOXES"):
+        memory = load_her(store)
+        if memory == Memory(fresh("HER")):
+            tty.say("HER HAS NOT PLAYED SINCE SHE WAS LAST RESET: HER "
+                    "MATCHBOXES ARE FRESH ALREADY.")
+            return
+        games = len(memory.record)
+        tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN {plural(games, 'GAME')}."
+                if games else "RESET HER? SHE GETS FRESH MATCHBOXES.")
+        if not yes_or_no(tty, "ARE YOU SURE (Y OR N)? ", RESET_HELP):
+            tty.say("HER KEEPS HER BEADS.")
+            return
         store.put(HER_KEY, memory_json(Memory(fresh("HER"))))
         tty.say("HER HAS FRESH MATCHBOXES: ONE BEAD FOR EVERY LEGAL MOVE.")
-    else:
-        tty.say("HER KEEPS HER BEADS.")
 
 
 ROOM_COMMANDS = {"RESET HER": reset_her}
@@ -281,12 +365,12 @@ def register(subparsers) -> None:
     train.add_argument("--opponent", choices=("perfect", "random", "her", "him"),
                        default="perfect", type=str.lower,
                        help="who it plays (default perfect)")
-    train.add_argument("--games", type=whole_number(1, 1_000_000), default=100,
+    train.add_argument("--games", type=whole_number(1, 100_000), default=100,
                        metavar="N", help="how many games (default 100)")
     train.add_argument("--first", choices=("opponent", "robot", "alternate"),
                        default="opponent", type=str.lower,
                        help="who moves first (default opponent, as in Gardner)")
-    train.add_argument("--seed", type=int, metavar="S",
+    train.add_argument("--seed", type=whole_number(0, 2 ** 63 - 1), metavar="S",
                        help="seed the randomness: same seed, same games")
     train.add_argument("--curve", action="store_true",
                        help="draw the learning curve")
@@ -298,9 +382,10 @@ def register(subparsers) -> None:
         description="Exhaustive search: which player wins hexapawn on a "
                     "board of R rows and N columns, each side starting with "
                     "a full row of pawns.")
-    solve.add_argument("--cols", type=whole_number(1, 10_000), required=True,
-                       metavar="N",
-                       help="columns (3 rows: any; more rows: keep it small)")
+    solve.add_argument("--cols", type=whole_number(1, max(WIDEST.values())),
+                       required=True, metavar="N",
+                       help="columns: at most " + ", ".join(
+                           f"{cols} on {rows} rows" for rows, cols in WIDEST.items()))
     solve.add_argument("--rows", type=whole_number(2, MAX_ROWS), default=3,
                        metavar="R",
                        help=f"rows, 2 to {MAX_ROWS} (default 3)")
@@ -311,20 +396,18 @@ def register(subparsers) -> None:
 
 
 def boxes_command(args) -> int:
-    if args.fresh:
-        her = fresh("HER")
-    else:
+    her = fresh("HER")
+    if not args.fresh:
         from retro.room.store import Store
 
         store = Store.open()
         try:
-            memory, trouble = load_her(store)
+            her = load_her(store).her
+        except StoreError as error:
+            print(f"retro hexapawn boxes: {error}; these are a fresh HER's "
+                  f"boxes", file=sys.stderr)
         finally:
             store.close()
-        if trouble:
-            print("retro hexapawn boxes: the stored HER could not be read; "
-                  "these are a fresh HER's boxes", file=sys.stderr)
-        her = memory.her
     shown = [box for box in matchboxes() if args.all or box.side == SECOND]
     if args.json:
         print(json.dumps([
@@ -334,8 +417,9 @@ def boxes_command(args) -> int:
              "colours": {str(arrow): box.colour(arrow) for arrow in box.arrows}}
             for box in shown]))
         return 0
-    beads = sum(count for box in shown for _, count in her.beads_in(box))
-    print(f"{her.name}'S {len(shown)} MATCHBOXES HOLD {beads} BEADS.")
+    print(boxes_held(her, shown))
+    if not args.all:
+        print(why_nineteen(shown))
     for row in range(0, len(shown), 4):
         print()
         print_lids(her, shown[row:row + 4])
@@ -378,7 +462,7 @@ def train_command(args) -> int:
                "her": "another HER", "him": "HIM" if robot.name == "HER" else "another HIM"}
     moving = {"opponent": "second", "robot": "first",
               "alternate": "first in the odd games"}[args.first]
-    print(f"{robot.name} played {args.games} games against "
+    print(f"{robot.name} played {plural(args.games, 'game')} against "
           f"{against[args.opponent]} (seed {seed}), moving {moving}.")
     pronoun = "He" if robot.name == "HIM" else "She"
     if done.losses:
@@ -396,17 +480,19 @@ def train_command(args) -> int:
 
 
 def solve_command(args) -> int:
+    widest = WIDEST[args.rows]
+    if args.cols > widest:
+        raise UsageError(f"argument --cols: must be at most {widest} on "
+                         f"{args.rows} rows: {args.cols} (a wider board "
+                         f"needs more than {BUDGET})")
     began = time.perf_counter()
-    try:
-        solution = solve(args.rows, args.cols)
-        openings = winning_openings(args.rows, args.cols) if args.openings else None
-    except RecursionError:
-        print(f"retro hexapawn solve: {args.rows} x {args.cols} is too big to "
-              f"search", file=sys.stderr)
-        return 1
+    search = Search(args.rows)
+    solution = solve(args.rows, args.cols, search)
+    openings = (winning_openings(args.rows, args.cols, search)
+                if args.openings else None)
     seconds = round(time.perf_counter() - began, 3)
     report = {"rows": args.rows, "cols": args.cols, "winner": solution.winner,
-              "positions": solution.positions, "seconds": seconds}
+              "positions": len(search.known), "seconds": seconds}
     if args.rows == 3:
         report["brown"] = brown(args.cols)
         report["agrees_with_brown"] = report["brown"] == solution.winner
@@ -416,8 +502,8 @@ def solve_command(args) -> int:
         print(json.dumps(report))
         return 0
     print(f"{args.rows} x {args.cols} hexapawn: the {solution.winner} player "
-          f"wins with perfect play ({solution.positions} positions searched, "
-          f"{seconds} s).")
+          f"wins with perfect play ({plural(report['positions'], 'position')} "
+          f"searched, {seconds} s).")
     if args.rows == 3:
         print(f"Brown's rule says the {report['brown']} player: it "
               + ("agrees." if report["agrees_with_brown"] else "DISAGREES."))

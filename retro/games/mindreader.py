@@ -9,15 +9,24 @@ from __future__ import annotations
 import random
 import textwrap
 
+from retro.common import quoted
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
+from retro.room.store import saving
 
 GAME = "mindreader"  # the name results are stored under
 
 
 PLAYS = {"h": HEADS, "heads": HEADS, "t": TAILS, "tails": TAILS}
 QUITS = {"q", "quit"}
+HELPS = {"help", "?"}
+
+RULES = """\
+Type h (or heads) or t (or tails).  I make my guess before you
+type: if it matches your play I win the round, if not you do.  The
+score after each round is (yours-mine).  The match lasts 100
+rounds, or until one of us is 20 ahead; quit stops it unscored."""
 
 
 def read_play(answer: str) -> int | None:
@@ -28,12 +37,16 @@ def read_play(answer: str) -> int | None:
 def ask_play(tty, prompt: str) -> int | None:
     """Ask until the player gives a play; None if they quit."""
     while True:
-        answer = tty.ask(prompt, choices=("heads", "tails", "quit"))
+        answer = tty.ask(prompt, choices=("heads", "tails", "help", "quit"))
         play = read_play(answer)
         if play is not None:
             return play
-        if answer.lower() in QUITS:
+        word = answer.strip().lower()
+        if word in QUITS:
             return None
+        if word in HELPS:
+            tty.say(RULES)
+            continue
         tty.say("Please play heads or tails (h or t), or quit.")
         prompt = "heads or tails? "
 
@@ -50,6 +63,10 @@ def opponents() -> dict[str, str]:
     return {name: description for name, (_, description) in ordered}
 
 
+OPPONENT_HELP = ("Type the name of a machine from the list above, in any "
+                 "case; just Return for awk, or quit to leave.")
+
+
 def choose_opponent(tty) -> str | None:
     """Ask which machine to face; an empty answer is awk, quit is None."""
     found = opponents()
@@ -60,15 +77,18 @@ def choose_opponent(tty) -> str | None:
                               initial_indent=f"  {name}".ljust(column),
                               subsequent_indent=" " * column))
     while True:
-        answer = tty.ask("opponent (awk)? ",
-                         choices=(*found, "quit")).lower()
-        if not answer:
+        answer = tty.ask("opponent (awk)? ", choices=(*found, "help", "quit"))
+        name = answer.strip().lower()
+        if not name:
             return "awk"
-        if answer in found:
-            return answer
-        if answer in QUITS:
+        if name in found:
+            return name
+        if name in QUITS:
             return None
-        tty.say(f"There is no machine called {answer[:20]!r}; "
+        if name in HELPS:
+            tty.say(OPPONENT_HELP)
+            continue
+        tty.say(f"There is no machine called {quoted(answer)}; "
                 "pick one from the list.")
 
 
@@ -95,8 +115,9 @@ BANNER = """\
 +--------------------------------------------------------------+
 Let us match pennies.  Each round you pick heads or tails (h or t
 will do), and I guess which.  If I guess right I win the round;
-if I miss, you win it.  The match lasts 100 rounds, or until one
-of us is 20 ahead.  Type quit to stop early."""
+if I miss, you win it.  The score is shown as (yours-mine).  The
+match lasts 100 rounds, or until one of us is 20 ahead.  Type
+help for the rules, or quit to stop early."""
 
 SIGN_OFF = " T H A N K   Y O U   F O R   P L A Y I N G "
 
@@ -121,8 +142,9 @@ def play_match(tty, machine, *, store, seed: int | None) -> None:
         guesses.append(guess)
         prompt = "? "
     tty.say(ending)
-    record(store, seed=seed, opponent=machine.name, score=score,
-           plays=plays, guesses=guesses)
+    with saving(tty, f"the match, {score} against {machine.name}"):
+        record(store, seed=seed, opponent=machine.name, score=score,
+               plays=plays, guesses=guesses)
 
 
 def record(store, *, seed: int | None, opponent: str, score: Score,
@@ -155,5 +177,6 @@ def add_play_options(parser) -> None:
     names = list(opponents())
     parser.add_argument(
         "--opponent", metavar="NAME", default="awk", choices=names,
+        type=str.lower,
         help=f"the machine to play against: {', '.join(names)} "
              "(default: awk, Shannon's machine as the AWK listing plays it)")

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.common import UsageError, whole_number
+from retro.common import UsageError, number_in, plural, quoted, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, odds_matrix,
                                        parse_pattern, patterns, toss_until,
                                        waiting_time)
+from retro.room.store import StoreError
 
 STAKE = 100                    # pennies in a fresh stake
 BANKROLL = "penney.bankroll"   # the store's key for the player's pennies
+BANK_LIMIT = 10 ** 15          # the most pennies the bank holds for a player
 LENGTHS = range(1, 9)          # tosses in a pattern, for the game
+
+
+def most_stake(bankroll: int) -> int:
+    """The largest stake: the bankroll, if the bank could pay as much."""
+    return min(bankroll, BANK_LIMIT - bankroll)
 
 @dataclass(frozen=True)
 class Bet:
@@ -61,58 +67,95 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
         raise ValueError(f"patterns here have 1 to 8 tosses, not {length}")
     tty.say("PENNEY'S GAME")
     tty.say()
-    tty.say(f"We each choose a pattern of {length} tosses, like "
+    tty.say(f"We each choose a pattern of {tosses(length)}, like "
             f"{example(length)}. Then I toss a penny and write the tosses "
             f"down until one of our patterns shows: that one wins the bet, at "
-            f"even money. Type q at any question to leave.")
+            f"even money. Type help at any question for the rules, q to leave.")
+    rules = how_to_bet(length)
     try:
-        opening_bankroll(tty, store)
+        opening_bankroll(tty, store, rules)
         while True:
-            bankroll = one_bet(tty, rng, store, seed, length)
-            if bankroll == 0:
+            if one_bet(tty, rng, store, seed, length, rules) == 0:
                 tty.say("You are broke.")
-                fresh_stake(tty, store)
+                fresh_stake(tty, store, rules)
     except (Leave, EOFError):
         pass
-    tty.say(f"You leave with {pennies(store.get(BANKROLL, STAKE))}.")
+    except StoreError as error:
+        tty.say(f"The game stops here ({error}); no bet was open, so nothing "
+                f"was taken or paid.")
+    try:
+        tty.say(f"You leave with {pennies(stored_bankroll(store))}.")
+    except StoreError:
+        tty.say("You leave.")
 
-def one_bet(tty, rng: random.Random, store, seed: int | None,
-            length: int) -> int:
+def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
+            rules: str) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet."""
-    bankroll = store.get(BANKROLL, STAKE)  # another room may have spent some
+    bankroll = stored_bankroll(store)  # another room may have spent some
     if bankroll == 0:
         return 0
+    if most_stake(bankroll) == 0:
+        tty.say(f"You have broken the bank: it holds no more than "
+                f"{pennies(BANK_LIMIT)} for anyone.")
+        raise Leave
     tty.say()
     player_first = ask(tty, "Do you want to pick first? (y/n) ",
-                       read_yes_no, ("y", "n", "q"))
+                       read_yes_no, rules, ("y", "n", "q", "help"))
     if player_first:
-        player = ask(tty, f"Your pattern of {length} tosses? ",
-                     pattern_reader(length))
+        player = ask(tty, f"Your pattern of {tosses(length)}? ",
+                     pattern_reader(length), rules)
         machine = best_reply(player)
         tty.say(f"I pick {machine}.")
     else:
         machine = machine_first_pick(length, rng)
         tty.say(f"I pick {machine}.")
-        player = ask(tty, f"Your pattern of {length} tosses? ",
-                     pattern_reader(length, taken=machine))
-    stake = ask(tty, f"Your stake, up to {pennies(bankroll)}? ",
-                stake_reader(bankroll), ("all",))
-    bet = Bet(player, machine, stake, toss_until(player, machine, rng),
-              player_first)
-    after = settle(store, bet, seed)  # before the paper shows it
+        player = ask(tty, f"Your pattern of {tosses(length)}? ",
+                     pattern_reader(length, taken=machine), rules)
+    return stake_and_settle(tty, rng, store, seed, (player, machine,
+                                                    player_first),
+                            bankroll, rules)
+
+def stake_and_settle(tty, rng: random.Random, store, seed: int | None,
+                     picks: tuple[str, str, bool], bankroll: int,
+                     rules: str) -> int:
+    """Ask the stake until the store covers it; settle, report: the bankroll."""
+    player, machine, player_first = picks
+    while True:
+        most = most_stake(bankroll)
+        stake = ask(tty, f"Your stake, up to {pennies(most)}? ",
+                    stake_reader(most), rules, ("all",))
+        bet = Bet(player, machine, stake, toss_until(player, machine, rng),
+                  player_first)
+        try:
+            after = settle(store, bet, seed)  # before the paper shows it
+            break
+        except Uncovered as short:
+            bankroll = short.bankroll
+            tty.say(f"Another game has changed your bankroll: you have "
+                    f"{pennies(bankroll)} now, and nothing was taken.")
+            if most_stake(bankroll) == 0:
+                return bankroll
+        except StoreError as error:
+            tty.say(f"The bet is off ({error}): nothing was taken or paid.")
+            return bankroll
     report(tty, bet)
     tty.say(f"You have {pennies(after)}.")
     return after
 
-QUIT = {"q", "quit", "leave"}
+QUIT = {"q", "quit", "leave", "exit"}
+HELP = {"help", "?"}
 
 
-def ask(tty, prompt: str, read, choices=()):
-    """Ask until `read` accepts the answer; q raises Leave."""
+def ask(tty, prompt: str, read, rules: str, choices=()):
+    """Ask until `read` accepts the answer; q raises Leave, help shows `rules`."""
     while True:
         answer = tty.ask(prompt, choices)
-        if answer.lower() in QUIT:
+        word = answer.lower()
+        if word in QUIT:
             raise Leave
+        if word in HELP:
+            tty.say(rules)
+            continue
         try:
             return read(answer)
         except ValueError as error:
@@ -129,7 +172,16 @@ def read_yes_no(answer: str) -> bool:
         return True
     if word in ("n", "no"):
         return False
-    raise ValueError("answer y or n (or q to leave)")
+    raise ValueError("answer y or n (or q to leave, help for the rules)")
+
+def how_to_bet(length: int) -> str:
+    """What help prints: how a bet goes, and how to leave."""
+    return (f"How to bet: say whether you pick first (y or n); whoever picks "
+            f"second sees the other's pattern. A pattern is {tosses(length)}, "
+            f"each H or T, like {example(length)}. Stake whole pennies, up to "
+            f"what you have, or all. I toss until one pattern shows, and it "
+            f"wins the stake. Type q at any question to leave: your pennies "
+            f"are kept.")
 
 def pattern_reader(length: int, taken: str | None = None):
     def read(answer: str) -> str:
@@ -140,21 +192,22 @@ def pattern_reader(length: int, taken: str | None = None):
     return read
 
 
-def stake_reader(bankroll: int):
+def stake_reader(most: int):
     def read(answer: str) -> int:
         if answer.lower() == "all":
-            return bankroll
-        if re.fullmatch(r"[0-9]{1,9}", answer) and 1 <= int(answer) <= bankroll:
-            return int(answer)
-        raise ValueError(f"stake a whole number of pennies from 1 to "
-                         f"{bankroll}, or all")
+            return most
+        stake = number_in(answer)
+        if stake is None or not 1 <= stake <= most:
+            raise ValueError(f"stake a whole number of pennies from 1 to "
+                             f"{most}, or all")
+        return stake
     return read
 
 def report(tty, bet: Bet) -> None:
     tty.say("Tossing: " + " ".join(bet.tosses))
     shown = bet.player if bet.player_won else bet.machine
     who = "you win" if bet.player_won else "I win"
-    tty.say(f"{shown} shows after {len(bet.tosses)} tosses: {who} "
+    tty.say(f"{shown} shows after {tosses(len(bet.tosses))}: {who} "
             f"{pennies(bet.stake)}.")
     yours, mine = bet.player_chance, 1 - bet.player_chance
     tty.say(f"Your {bet.player} had a chance of {yours} ({float(yours):.1%}), "
@@ -170,7 +223,8 @@ def hint(bet: Bet) -> str | None:
         picks = best_first_picks(len(bet.player))
         if bet.player in picks:
             return None
-        either = ", ".join(picks[:-1]) + " or " + picks[-1]
+        either = " or ".join([", ".join(picks[:-1]), picks[-1]] if picks[:-1]
+                             else picks)
         return (f"(Picking first, {either} would have had "
                 f"{first_pick_chance(picks[0])} against my reply.)")
     reply = best_reply(bet.machine)
@@ -179,42 +233,73 @@ def hint(bet: Bet) -> str | None:
     return f"(Against my {bet.machine}, {reply} would have had " \
            f"{odds(reply, bet.machine)}.)"
 
-
 def pennies(count: int) -> str:
-    return f"{count} penny" if count == 1 else f"{count} pennies"
+    return plural(count, "penny", "pennies")
 
-def opening_bankroll(tty, store) -> int:
-    bankroll = store.get(BANKROLL, STAKE)
+
+def tosses(count: int) -> str:
+    return plural(count, "toss", "tosses")
+
+def fair_bankroll(value) -> bool:
+    """A bankroll as it may be stored: whole pennies the bank can hold."""
+    return type(value) is int and 0 <= value <= BANK_LIMIT
+
+
+def stored_bankroll(store) -> int:
+    """The player's pennies as the store holds them now."""
+    return store.get(BANKROLL, STAKE, valid=fair_bankroll)
+
+
+def opening_bankroll(tty, store, rules: str) -> int:
+    bankroll = stored_bankroll(store)
     if bankroll > 0:
         tty.say(f"You have {pennies(bankroll)}.")
         return bankroll
     tty.say("You were broke when you last left.")
-    return fresh_stake(tty, store)
+    return fresh_stake(tty, store, rules)
 
 
-def fresh_stake(tty, store) -> int:
+def fresh_stake(tty, store, rules: str) -> int:
     """Offer a broke player a new stake; Leave if it is refused."""
-    if not ask(tty, f"Would you like a fresh stake of {STAKE} pennies? (y/n) ",
-               read_yes_no, ("y", "n")):
+    if not ask(tty, f"Would you like a fresh stake of {pennies(STAKE)}? (y/n) ",
+               read_yes_no, rules, ("y", "n")):
         raise Leave
-    store.put(BANKROLL, STAKE)
-    tty.say(f"Here are {STAKE} pennies.")
+    with store.transaction():
+        bankroll = stored_bankroll(store)
+        if bankroll == 0:
+            store.put(BANKROLL, STAKE)
+    if bankroll:
+        tty.say(f"Another game has given you a stake already: you have "
+                f"{pennies(bankroll)}.")
+        return bankroll
+    tty.say(f"Here are {pennies(STAKE)}.")
     return STAKE
+
+class Uncovered(Exception):
+    """The stored bankroll no longer covers the stake: nothing was settled."""
+
+    def __init__(self, bankroll: int):
+        super().__init__(f"the bankroll is {bankroll}")
+        self.bankroll = bankroll
 
 
 def settle(store, bet: Bet, seed: int | None) -> int:
     """Pay the bet: the new bankroll and the result, in one transaction."""
     with store.transaction():
-        bankroll = store.get(BANKROLL, STAKE)  # as it is now, not as it was
-        after = max(0, bet.settle(bankroll))
-        store.put(BANKROLL, after)
-        store.record(
-            "penney", score=f"{after - bankroll:+d} to {after}",
-            outcome="win" if bet.player_won else "loss", seed=seed,
-            detail={"player": bet.player, "machine": bet.machine,
-                    "first": "player" if bet.player_first else "machine",
-                    "stake": bet.stake, "tosses": bet.tosses,
-                    "chance": str(bet.player_chance), "bankroll": after})
+        bankroll = stored_bankroll(store)  # as it is now, not as it was
+        covered = bet.stake <= most_stake(bankroll)
+        if covered:
+            after = bet.settle(bankroll)
+            store.put(BANKROLL, after)
+            store.record(
+                "penney", score=f"{after - bankroll:+d} to {after}",
+                outcome="win" if bet.player_won else "loss", seed=seed,
+                detail={"player": bet.player, "machine": bet.machine,
+                        "first": "player" if bet.player_first else "machine",
+                        "stake": bet.stake, "tosses": bet.tosses,
+                        "chance": str(bet.player_chance), "bankroll": after})
+    if not covered:
+        raise Uncovered(bankroll)
     return after
 
 play_length = whole_number(min(LENGTHS), max(LENGTHS))
@@ -228,6 +313,8 @@ def add_play_options(parser) -> None:
 
 ODDS_LENGTHS = range(1, 11)   # the whole matrix: 2**k by 2**k
 WAIT_LENGTHS = range(1, 17)   # the waiting times: 2**k of them
+NAMED_TOSSES = 1000           # most tosses in a pattern named by hand
+NAMED_PATTERNS = 64           # most patterns named at once
 TABLE_SIZE = 16               # most rows, and tosses, for a printed table
 
 def register(subparsers) -> None:
@@ -248,41 +335,48 @@ def register(subparsers) -> None:
         "wait", help="each pattern's expected waiting time",
         description="The expected number of tosses until each pattern first "
                     "shows, as exact fractions.")
-    for parser, limit in ((odds_parser, ODDS_LENGTHS),
-                          (wait_parser, WAIT_LENGTHS)):
+    for parser, limit, alike in ((odds_parser, ODDS_LENGTHS, "all the same"),
+                                 (wait_parser, WAIT_LENGTHS, "any lengths")):
         parser.add_argument(
             "patterns", nargs="*", metavar="PATTERN",
-            help="only these patterns, of H and T (any length, all the "
-                 "same); default: every pattern of --length tosses")
+            help=f"only these patterns, of H and T ({alike}, at most "
+                 f"{NAMED_TOSSES} tosses, {NAMED_PATTERNS} patterns); "
+                 f"default: every pattern of --length tosses")
         parser.add_argument(
-            "--length", "-k", type=int, metavar="K",
-            help=f"tosses in each pattern, {limit.start} to {limit.stop - 1} "
-                 f"(default 3)")
+            "--length", "-k", type=whole_number(limit.start, limit.stop - 1),
+            metavar="K", help=f"tosses in each pattern, {limit.start} to "
+                              f"{limit.stop - 1} (default 3)")
         parser.add_argument("--json", action="store_true",
                             help="print one JSON object, fractions as strings")
-    odds_parser.set_defaults(func=odds_command, limit=ODDS_LENGTHS)
-    wait_parser.set_defaults(func=wait_command, limit=WAIT_LENGTHS)
+    odds_parser.set_defaults(func=odds_command, same_length=True)
+    wait_parser.set_defaults(func=wait_command, same_length=False)
 
 def chosen_patterns(args) -> list[str]:
     """The patterns a question is about; a UsageError saying what is wrong."""
     if not args.patterns:
-        length = 3 if args.length is None else args.length
-        if length not in args.limit:
-            raise UsageError(f"--length must be {args.limit.start} to "
-                             f"{args.limit.stop - 1}, not {length}")
-        return patterns(length)
+        return patterns(3 if args.length is None else args.length)
+    if len(args.patterns) > NAMED_PATTERNS:
+        raise UsageError(f"name at most {NAMED_PATTERNS} patterns, not "
+                         f"{len(args.patterns)}")
     try:
         chosen = [parse_pattern(text) for text in args.patterns]
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if len({len(p) for p in chosen}) > 1:
+    longest = max(chosen, key=len)
+    if len(longest) > NAMED_TOSSES:
+        raise UsageError(f"{quoted(longest)} has {tosses(len(longest))}; a "
+                         f"pattern named here has at most {NAMED_TOSSES}")
+    if args.same_length and len({len(p) for p in chosen}) > 1:
         raise UsageError("the patterns must all have the same length")
-    if args.length is not None and args.length != len(chosen[0]):
-        raise UsageError(f"the patterns have {len(chosen[0])} tosses, "
-                         f"not --length {args.length}")
-    repeated = sorted({p for p in chosen if chosen.count(p) > 1})
+    if args.length is not None:
+        for pattern in chosen:
+            if len(pattern) != args.length:
+                raise UsageError(f"{quoted(pattern)} has "
+                                 f"{tosses(len(pattern))}, not --length "
+                                 f"{args.length}")
+    repeated = [p for i, p in enumerate(chosen) if p in chosen[:i]]
     if repeated:
-        raise UsageError(f"{repeated[0]} is given twice")
+        raise UsageError(f"{quoted(repeated[0])} is given twice")
     return chosen
 
 def odds_command(args) -> int:
@@ -292,12 +386,16 @@ def odds_command(args) -> int:
         matrix = [[odds(a, b) for b in chosen] for a in chosen]
     else:
         matrix = odds_matrix(len(chosen[0]))
+    replies = [(pattern, best_reply(pattern)) for pattern in chosen]
     if args.json:
-        print(json.dumps({"patterns": chosen,
-                          "p": [[str(p) for p in row] for row in matrix]}))
+        print(json.dumps({
+            "patterns": chosen, "p": [[str(p) for p in row] for row in matrix],
+            "best_replies": [{"against": pattern, "pick": reply,
+                              "chance": str(odds(reply, pattern))}
+                             for pattern, reply in replies]}))
         return 0
     print(f"Chance that the row's pattern shows before the column's "
-          f"({len(chosen[0])} tosses):")
+          f"({tosses(len(chosen[0]))}):")
     print()
     if len(chosen) <= TABLE_SIZE and len(chosen[0]) <= TABLE_SIZE:
         print_table(chosen, matrix)
@@ -311,8 +409,7 @@ def odds_command(args) -> int:
               f"print; --json gives all of it.)")
     print()
     print("Best replies:")
-    for pattern in chosen:
-        reply = best_reply(pattern)
+    for pattern, reply in replies:
         print(f"  against {pattern} pick {reply}: it shows first with "
               f"chance {odds(reply, pattern)}")
     return 0
@@ -332,10 +429,12 @@ def wait_command(args) -> int:
     if args.json:
         print(json.dumps({p: str(w) for p, w in waits.items()}))
         return 0
-    print(f"Expected tosses until each pattern first shows "
-          f"({len(chosen[0])} tosses):")
+    shortest, longest = min(map(len, chosen)), max(map(len, chosen))
+    lengths = tosses(longest) if shortest == longest else \
+        f"{shortest} to {longest} tosses"
+    print(f"Expected tosses until each pattern first shows ({lengths}):")
     print()
     width = max(len(str(w)) for w in waits.values())
     for pattern, wait in waits.items():
-        print(f"  {pattern}  {str(wait).rjust(width)}")
+        print(f"  {pattern.ljust(longest)}  {str(wait).rjust(width)}")
     return 0

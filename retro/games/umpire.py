@@ -11,16 +11,21 @@ import os
 
 from retro.common import UsageError, new_seed, whole_number
 from retro.engines.machines import MACHINES, MachineError
-from retro.engines.umpire import render_table, to_json, tournament
+from retro.engines.umpire import (MAX_LENGTH, TournamentError, render_table,
+                                  to_json, tournament)
 
 
 positive = whole_number(1)
+length = whole_number(1, MAX_LENGTH)
+JOBS = min(os.cpu_count() or 1, 32)    # the default: one worker per core
+MAX_JOBS = max(JOBS, 4)                # a few more are harmless, no more
+a_seed = whole_number(0, 2 ** 63 - 1)  # as every seed in Retro
 
 
 def lengths(text: str) -> tuple[int, ...]:
     """The argparse type of --plays: '50,100,200' gives (50, 100, 200)."""
     try:
-        return tuple(sorted({positive(part) for part in text.split(",")}))
+        return tuple(sorted({length(part) for part in text.split(",")}))
     except argparse.ArgumentTypeError as error:
         raise argparse.ArgumentTypeError(
             f"lengths are whole numbers separated by commas, "
@@ -44,16 +49,17 @@ def register(subparsers) -> None:
                         help="games to play (default: 100)")
     parser.add_argument("--plays", type=lengths, default=(50, 100, 200),
                         metavar="L,L,...",
-                        help="lengths to score each game at "
-                             "(default: 50,100,200)")
-    parser.add_argument("--seed", type=int, metavar="S",
+                        help=f"lengths to score each game at, 1 to "
+                             f"{MAX_LENGTH} (default: 50,100,200)")
+    parser.add_argument("--seed", type=a_seed, metavar="S",
                         default=argparse.SUPPRESS,
                         help="seed of the tournament: same seed, same "
                              "table (default: a fresh one, printed)")
-    parser.add_argument("--jobs", type=positive, default=os.cpu_count() or 1,
-                        metavar="J",
-                        help="worker processes (default: one per core); "
-                             "the result does not depend on it")
+    parser.add_argument("--jobs", type=whole_number(1, MAX_JOBS),
+                        default=JOBS, metavar="J",
+                        help=f"worker processes, 1 to {MAX_JOBS} (default: "
+                             f"one per core); the result does not depend "
+                             f"on it")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of a table")
     parser.set_defaults(func=umpire_command)
@@ -74,7 +80,7 @@ def umpire_command(args: argparse.Namespace) -> int:
     try:
         result = tournament(args.a, args.b, games=args.games,
                             plays=args.plays, seed=seed, jobs=args.jobs)
-    except MachineError as error:
+    except (MachineError, TournamentError) as error:
         raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps(to_json(result)))

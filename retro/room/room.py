@@ -6,17 +6,18 @@ Tangled from literate/room.md, which explains it.
 from __future__ import annotations
 
 import importlib
+import itertools
 import random
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from retro.common import new_seed, number_in, quoted
+from retro.common import new_seed, number_in, plural, quoted
 from retro.registry import GAMES, Game
-from retro.room.store import Result
+from retro.room.store import Result, StoreError
 from retro.room.teletype import WIDTH
 
 
@@ -65,15 +66,16 @@ ROOM = ("You are in the machine room of an old laboratory. Afternoon light "
         "number plate. A Teletype by the door hums to itself, its paper "
         "curling onto the floor.")
 
-HELP = """\
-You can type:
-  LOOK             look around the room (LOOK AT a machine, too)
-  MENU             the machines, numbered
-  PLAY <machine>   play one: PLAY 2, PLAY FLIP, or just FLIP
-  SCORES           how every game went, in every session
-  TEAR [FILE]      save the paper roll to FILE, or to retro-roll-N.txt
-  HELP             this list
-  QUIT             leave the room (Ctrl-D does too)
+HELP = (
+    ("LOOK", "look around the room (LOOK AT a machine, too)"),
+    ("MENU", "the machines, numbered"),
+    ("PLAY <machine>", "play one: PLAY 2, PLAY FLIP, or just FLIP"),
+    ("SCORES", "how every game went, in every session"),
+    ("TEAR [FILE]", "tear off the paper, to FILE or retro-roll-N.txt"),
+    ("HELP", "this list"),
+    ("QUIT", "leave the room (Ctrl-D does too)"),
+)
+HELP_NOTES = """\
 Words may be shortened (L, P 1, Q; not TEAR); articles are ignored.
 Inside a game, Ctrl-C abandons it and brings you back here."""
 
@@ -87,7 +89,8 @@ FAREWELL = "You switch off the lights and leave the machines to their dreams."
 
 
 VERBS = ("look", "play", "menu", "help", "scores", "tear", "quit")
-WHOLE_WORDS = frozenset({"tear"})  # verbs that are never abbreviated
+WHOLE_WORDS = {"tear": "tear off the paper roll"}  # never abbreviated
+AROUND = frozenset({"around", "round", "about", "here", "room", "everything"})
 SYNONYMS = {"x": "look", "examine": "look", "describe": "look",
             "start": "play", "run": "play", "list": "menu", "machines": "menu",
             "?": "help", "score": "scores", "results": "scores",
@@ -148,18 +151,26 @@ def game_named(words: Sequence[str],
     number = number_in(key)
     if number is not None:
         return games[number - 1] if 1 <= number <= len(games) else None
-    names = [(squash([name]), game) for game in games
+    names = [(squash(words_of(name)), game, name in game.aliases)
+             for game in games
              for name in (game.name, game.title, *game.aliases)]
-    for name, game in names:
+    for name, game, _ in names:
         if name == key:
             return game
-    matches = {game for name, game in names if name.startswith(key)}
+    matches = {game for name, game, alias in names
+               if name.startswith(key) and not (alias and len(key) == 1)}
     return matches.pop() if len(matches) == 1 else None
+
+
+def names_of(names: Sequence[str]) -> str:
+    """Names in a sentence: 'A', 'A and B', 'A, B and C', in capitals."""
+    names = [name.upper() for name in names]
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
 def play_game(module: ModuleType, tty, store, *, seed: int,
               options: dict | None = None) -> str:
-    """Play one game; say how it ended: 'over', 'eof' or 'abandoned'."""
+    """Play one game; how it ended: "over", "eof", "abandoned", "stopped"."""
     try:
         module.play(tty, rng=random.Random(seed), store=store, seed=seed,
                     **(options or {}))
@@ -169,7 +180,18 @@ def play_game(module: ModuleType, tty, store, *, seed: int,
         tty.say()
         tty.say("*** GAME ABANDONED ***")
         return "abandoned"
+    except StoreError as error:
+        tty.say()
+        tty.say(f"*** GAME STOPPED: {str(error).rstrip('.')} ***")
+        return "stopped"
     return "over"
+
+
+def shown(value: object, width: int = 20) -> str:
+    """A stored value as the scoreboard prints it: printable, cut short."""
+    text = "".join(char if char.isprintable() else "?"
+                   for char in str(value)[:width + 1])
+    return text[:width - 3] + "..." if len(text) > width else text
 
 
 def scores_report(results: Sequence[Result],
@@ -178,18 +200,22 @@ def scores_report(results: Sequence[Result],
     if not results:
         return ["No games played yet. The scoreboard is clean."]
     titles = {game.name: game.title for game in games}
-    names = list(titles) + sorted({r.game for r in results} - set(titles))
+    names = list(titles) + sorted({shown(r.game) for r in results}
+                                  - set(titles))
     lines = [f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
              f"{'drawn':>7}  last"]
     for name in names:
-        mine = [r for r in results if r.game == name]
+        mine = [r for r in results if shown(r.game) == name]
         if mine:
             lines.append(tally(titles.get(name, name), mine))
-    lines += ["", "The last games:"]
-    for r in results[-5:]:
+    lines += ["", "The last games, newest first:"]
+    for r in reversed(results[-5:]):
         seed = "" if r.seed is None else f"  seed {r.seed}"
-        lines.append(f"  {r.played_at[:10]}  {titles.get(r.game, r.game)}: "
-                     f"{r.score} ({r.outcome}){seed}")
+        title = titles.get(shown(r.game), shown(r.game))
+        lines.append(f"  {shown(r.played_at)[:10]}  {title}: {shown(r.score)} "
+                     f"({shown(r.outcome)}){seed}")
+    if any(r.seed is not None for r in results[-5:]):
+        lines.append("Play one again: retro play GAME --seed N.")
     return lines
 
 
@@ -198,23 +224,33 @@ def tally(title: str, results: Sequence[Result]) -> str:
     count = {outcome: sum(r.outcome == outcome for r in results)
              for outcome in ("win", "loss", "draw")}
     return (f"{title[:17]:<18}{len(results):>7}{count['win']:>6}"
-            f"{count['loss']:>6}{count['draw']:>7}  {results[-1].score}")
+            f"{count['loss']:>6}{count['draw']:>7}  {shown(results[-1].score)}")
 
 
-def free_roll() -> Path:
-    """retro-roll-N.txt in the current directory, the first N not taken."""
-    return next(Path(f"retro-roll-{n}.txt") for n in range(1, 10 ** 6)
-                if not Path(f"retro-roll-{n}.txt").exists())
+def rolls() -> Iterator[Path]:
+    """retro-roll-N.txt in the current directory, for N = 1, 2, 3, ..."""
+    return (Path(f"retro-roll-{n}.txt") for n in itertools.count(1))
 
 
 def tear(tty, name: str = "") -> str:
-    """Save the teletype's paper roll to `name` or a free roll; the reply."""
-    path = Path(name).expanduser() if name else free_roll()
+    """Tear the roll off into `name`, or the next free roll; the reply."""
     try:
-        tty.tear(path)
-    except OSError as error:
-        return f"The paper will not tear: {error.strerror or error}."
-    return f"You tear off the paper roll. It is saved as {path}."
+        paths = [Path(name).expanduser()] if name else rolls()
+    except RuntimeError:  # "~someone" with no home directory
+        return (f"The paper will not tear: there is no home directory "
+                f"{quoted(Path(name).parts[0])}.")
+    for path in paths:
+        try:
+            tty.tear(path)
+        except FileExistsError:
+            if name:
+                return (f'There is already a file "{path}", and TEAR never '
+                        f"overwrites. Try another name.")
+        except (OSError, ValueError) as error:  # ValueError: a NUL in a name
+            reason = getattr(error, "strerror", None) or error
+            return f"The paper will not tear: {reason}."
+        else:
+            return f"You tear off the paper roll. It is saved as {path}."
 
 
 @dataclass(frozen=True)
@@ -238,17 +274,30 @@ def game_commands(games: Sequence[Game],
     return commands
 
 
-def help_entry(command: GameCommand) -> str:
-    """A game's command as HELP lists it, in the verbs' two columns."""
-    column = " " * 19  # where the descriptions of the verbs start
+HELP_COLUMN = 19, 28  # where the descriptions start: at least, at most
+
+
+def help_about(command: GameCommand) -> str:
+    """What a game's command does, as HELP says it: its docstring's first line."""
     about = (command.action.__doc__ or "").strip().splitlines()
-    about = about[0].strip() if about else f"(from {command.game.title})"
-    first = f"  {command.phrase.upper():<16} "
-    above = ""
-    if len(first) > len(column):
-        above, first = first.rstrip() + "\n", column
+    return about[0].strip() if about else f"(from {command.game.title})"
+
+
+def help_column(usages: Sequence[str]) -> int:
+    """The column of the descriptions: two spaces past the longest usage."""
+    least, most = HELP_COLUMN
+    return max([least] + [len(usage) + 4 for usage in usages
+                          if len(usage) + 4 <= most])
+
+
+def help_row(usage: str, about: str, column: int) -> str:
+    """One row of HELP: the usage, then what it does from `column` on."""
+    indent = " " * column
+    first, above = f"  {usage}".ljust(column), ""
+    if len(usage) + 3 > column:
+        first, above = indent, f"  {usage}\n"
     return above + textwrap.fill(about, WIDTH, initial_indent=first,
-                                 subsequent_indent=column)
+                                 subsequent_indent=indent)
 
 
 class Room:
@@ -283,7 +332,8 @@ class Room:
         self.look()
         while True:
             try:
-                if not self.obey(self.tty.ask(self.PROMPT, self.choices)):
+                if not self.obey(self.tty.ask(self.PROMPT, self.choices,
+                                              history="room")):
                     break
             except EOFError:
                 break
@@ -302,7 +352,10 @@ class Room:
         meaning = parse(line, self.games)
         if meaning.verb == "quit":
             return False
-        self.actions[meaning.verb](meaning)
+        try:
+            self.actions[meaning.verb](meaning)
+        except StoreError as error:
+            self.tty.say(f"({meaning.verb.upper()} failed: {str(error).rstrip('.')}.)")
         return True
 
     def say_lines(self, lines: Sequence[str]) -> None:
@@ -311,15 +364,20 @@ class Room:
 
     def say_puzzled(self, word: str) -> None:
         """The next of the replies to a word the room does not know."""
+        whole = next((verb for verb in WHOLE_WORDS if verb.startswith(word)), None)
+        if whole is not None:
+            self.tty.say(f"To {WHOLE_WORDS[whole]}, type {whole.upper()} in full.")
+            return
         reply = PUZZLED[self.puzzled % len(PUZZLED)]
         self.tty.say(reply.format(word=quoted(word)))
         self.puzzled += 1
 
     def look(self, rest: Sequence[str] = ()) -> None:
         """Describe the room, or the machine named in `rest`."""
+        rest = [word for word in rest if word not in AROUND]
         if rest:
             game = game_named(rest, self.games)
-            self.tty.say(game.description if game is not None else
+            self.tty.say(self.closer_look(game) if game is not None else
                          f"You see no {quoted(' '.join(rest))} here.")
             return
         self.tty.say(ROOM)
@@ -328,6 +386,28 @@ class Room:
             self.tty.say(textwrap.fill(f"{number}. {game.description}",
                                        WIDTH, subsequent_indent="   "))
         self.tty.say()
+
+    def closer_look(self, game: Game) -> str:
+        """What LOOK AT says of one machine: more than LOOK said."""
+        number = self.games.index(game) + 1
+        seen = [game.description,
+                f'Its brass plate reads "{number}. {game.title.upper()}"'
+                + (f"; it also answers to {names_of(game.aliases)}."
+                   if game.aliases else ".")]
+        trouble = self.front_ends[game].trouble
+        if trouble:
+            seen.append(f"A card on it says: OUT OF ORDER ({trouble}).")
+        try:
+            played = self.store.results(game.name)
+        except StoreError:
+            played = None
+        if played is not None:
+            won = sum(result.outcome == "win" for result in played)
+            seen.append(f"You have played it {plural(len(played), 'time')} "
+                        f"and won {won}." if played else
+                        "You have not played it yet.")
+        seen.append(f"PLAY {number} sits you down at it.")
+        return " ".join(seen)
 
     def menu(self) -> None:
         self.tty.say("The machines:")
@@ -365,16 +445,29 @@ class Room:
         return self._extras
 
     def help(self) -> None:
-        self.tty.say(HELP)
-        if self.extras:
+        added = [(command.phrase.upper(), help_about(command))
+                 for command in self.extras.values()]
+        column = help_column([usage for usage, _ in HELP + tuple(added)])
+        self.tty.say("You can type:")
+        self.say_lines([help_row(usage, about, column) for usage, about in HELP])
+        self.tty.say(HELP_NOTES)
+        if added:
             self.tty.say("The machines add:")
-            self.say_lines([help_entry(command)
-                            for command in self.extras.values()])
+            self.say_lines([help_row(usage, about, column)
+                            for usage, about in added])
 
-    def choices(self) -> list[str]:
-        """What Tab completes at the room's prompt."""
-        extras = [command.phrase.lower() for command in self.extras.values()]
-        return list(VERBS) + [game.name for game in self.games] + extras
+    def choices(self) -> dict[str, list[str]]:
+        """What Tab completes at the room's prompt, by the words before it."""
+        machines = [game.name for game in self.games]
+        offers = {"": list(VERBS) + machines, "play": machines,
+                  "look": ["at"] + machines, "look at": machines}
+        for command in self.extras.values():
+            words = command.phrase.lower().split()
+            for at, word in enumerate(words):
+                offered = offers.setdefault(" ".join(words[:at]), [])
+                if word not in offered:
+                    offered.append(word)
+        return offers
 
     def run_extra(self, command: GameCommand) -> None:
         try:
@@ -384,3 +477,5 @@ class Room:
         except KeyboardInterrupt:
             self.tty.say()
             self.tty.say(f"({command.phrase.upper()} abandoned.)")
+        except StoreError as error:
+            self.tty.say(f"({command.phrase.upper()} failed: {str(error).rstrip('.')}.)")

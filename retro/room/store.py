@@ -6,7 +6,9 @@ Tangled from literate/store.md, which explains it.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 FILENAME = "retro.sqlite3"
+BUSY_TIMEOUT = 10.0  # seconds a writer waits for another before giving up
 
 
 def data_dir() -> Path:
@@ -73,10 +76,13 @@ class Store:
 
     def __init__(self, connection: sqlite3.Connection,
                  path: Path | None = None,
-                 clock: Callable[[], datetime] | None = None):
+                 clock: Callable[[], datetime] | None = None,
+                 notice: Callable[[str], None] | None = None):
         self.db = connection
         self.path = path
         self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.notice: Callable[[str], None] = notice or _warn
+        self._noticed: set = set()  # damage already told, told only once
         self._depth = 0
         self._migrate()
 
@@ -87,29 +93,30 @@ class Store:
 
     @classmethod
     def open(cls, path: str | Path | None = None, *,
-             warn: Callable[[str], None] | None = None, **options) -> Store:
+             warn: Callable[[str], None] | None = None,
+             timeout: float = BUSY_TIMEOUT, **options) -> Store:
         """The store on disk (in data_dir() unless `path` is given)."""
         path = Path(path) if path is not None else data_dir() / FILENAME
         warn = warn or _warn
         try:
             try:
-                return cls._connect(path, **options)
+                return cls._connect(path, timeout, **options)
             except sqlite3.DatabaseError as error:
                 if not _damaged(error):
                     raise
                 aside = _set_aside(path)
-                warn(f"retro: the store {path} was damaged ({error}); it is kept "
-                     f"as {aside.name} and a fresh store is started")
-                return cls._connect(path, **options)
+                warn(f"retro: the store {path} was damaged ({_damage(error)}); "
+                     f"it is kept as {aside.name} and a fresh store is started")
+                return cls._connect(path, timeout, **options)
         except (sqlite3.Error, OSError, StoreError) as error:
-            warn(f"retro: cannot use the store {path} ({error}); "
+            warn(f"retro: {_unusable(path, error)}; "
                  f"nothing will be kept after this session")
             return cls.memory(**options)
 
     @classmethod
-    def _connect(cls, path: Path, **options) -> Store:
+    def _connect(cls, path: Path, timeout: float, **options) -> Store:
         path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+        connection = sqlite3.connect(path, timeout=timeout, isolation_level=None)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
             fault = connection.execute("PRAGMA quick_check").fetchone()[0]
@@ -121,8 +128,10 @@ class Store:
             raise
 
     def _migrate(self) -> None:
+        if self.version == SCHEMA_VERSION:
+            return
         with self.transaction():
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            version = self.version  # again: another room may have done it
             if version > SCHEMA_VERSION:
                 raise StoreError(f"it has schema version {version}, newer than "
                                  f"this Retro's {SCHEMA_VERSION}")
@@ -134,7 +143,8 @@ class Store:
     @property
     def version(self) -> int:
         """The schema version of the open file."""
-        return self.db.execute("PRAGMA user_version").fetchone()[0]
+        with _guard("read"):
+            return self.db.execute("PRAGMA user_version").fetchone()[0]
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:
@@ -146,50 +156,113 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        with _guard("written"):
+            self.db.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
             yield self
         except BaseException:
             self._depth = 0
-            self.db.execute("ROLLBACK")
+            self._roll_back()
             raise
         self._depth = 0
-        self.db.execute("COMMIT")
+        try:
+            with _guard("written"):
+                self.db.execute("COMMIT")
+        except StoreError:
+            self._roll_back()
+            raise
+
+    def _roll_back(self) -> None:
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite has rolled back already
 
     def record(self, game: str, *, score: str, outcome: str,
                seed: int | None, detail: dict | None = None) -> None:
         """Record one finished game."""
         when = self.clock().isoformat(timespec="seconds")
-        with self.transaction():
+        row = (game, when, str(score), str(outcome),
+               None if seed is None else str(seed), _to_json(detail or {}))
+        with self.transaction(), _guard("written"):
             self.db.execute(
                 "INSERT INTO results (game, played_at, score, outcome, seed, detail)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game, when, str(score), str(outcome),
-                 None if seed is None else str(seed),
-                 json.dumps(detail or {}, sort_keys=True)))
-
+                " VALUES (?, ?, ?, ?, ?, ?)", row)
     def results(self, game: str | None = None) -> list[Result]:
         """Finished games, oldest first; only `game`'s if it is given."""
-        query = "SELECT game, played_at, score, outcome, seed, detail FROM results"
-        rows = (self.db.execute(query + " WHERE game = ? ORDER BY id", (game,))
-                if game is not None else
-                self.db.execute(query + " ORDER BY id"))
-        return [Result(name, when, score, outcome,
-                       None if seed is None else int(seed), json.loads(detail))
-                for name, when, score, outcome, seed, detail in rows]
+        query = ("SELECT id, game, played_at, score, outcome, seed, detail"
+                 " FROM results")
+        with _guard("read"):
+            rows = (self.db.execute(query + " WHERE game = ? ORDER BY id", (game,))
+                    if game is not None else
+                    self.db.execute(query + " ORDER BY id")).fetchall()
+        results, damaged = [], set()
+        for number, name, when, score, outcome, seed, detail in rows:
+            readable_seed, readable_detail = _seed(seed), _detail(detail)
+            if readable_detail is None or (seed is not None
+                                           and readable_seed is None):
+                damaged.add(("result", number))
+            results.append(Result(_text(name), _text(when), _text(score),
+                                  _text(outcome), readable_seed,
+                                  readable_detail or {}))
+        news = damaged - self._noticed
+        if news:
+            self._noticed |= news
+            games = "1 game is" if len(news) == 1 else f"{len(news)} games are"
+            self.notice(f"The store's record of {games} damaged; "
+                        f"what cannot be read is left blank.")
+        return results
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value stored under `key`, or `default`."""
-        row = self.db.execute("SELECT value FROM state WHERE key = ?",
-                              (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+    def get(self, key: str, default: Any = None,
+            valid: Callable[[Any], object] | None = None) -> Any:
+        """The value stored under `key`, or `default` (also if it is damaged)."""
+        text = self._stored(key)
+        if text is None:
+            return default
+        ok, value = _judge(text, valid)
+        if ok:
+            return value
+        try:
+            with self.transaction():
+                text = self._stored(key)
+                if text is None:
+                    return default
+                ok, value = _judge(text, valid)
+                if ok:
+                    return value
+                aside = self._set_value_aside(key)
+            where = f"it is kept as {aside}"
+        except StoreError as error:
+            where = f"it could not be set aside: {error}"
+        if (key, text) not in self._noticed:
+            self._noticed.add((key, text))
+            from retro.common import quoted
+
+            self.notice(f"The store's {key} was damaged ({quoted(_text(text))}); "
+                        f"{where}, and it is not used.")
+        return default
+    def _stored(self, key: str) -> Any:
+        with _guard("read"):
+            row = self.db.execute("SELECT value FROM state WHERE key = ?",
+                                  (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_value_aside(self, key: str) -> str:
+        """Move `key`'s value to the first free KEY.damaged-N; that key."""
+        with _guard("written"):
+            number = 1
+            while self._stored(f"{key}.damaged-{number}") is not None:
+                number += 1
+            aside = f"{key}.damaged-{number}"
+            self.db.execute("UPDATE state SET key = ? WHERE key = ?", (aside, key))
+        return aside
 
     def put(self, key: str, value: Any) -> None:
         """Store `value` (any JSON value) under `key`, in one transaction."""
-        text = json.dumps(value, sort_keys=True)
+        text = _to_json(value)
         when = self.clock().isoformat(timespec="seconds")
-        with self.transaction():
+        with self.transaction(), _guard("written"):
             self.db.execute(
                 "INSERT INTO state (key, value, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
@@ -197,7 +270,7 @@ class Store:
 
     def delete(self, key: str) -> None:
         """Forget `key` (nothing happens if it was never stored)."""
-        with self.transaction():
+        with self.transaction(), _guard("written"):
             self.db.execute("DELETE FROM state WHERE key = ?", (key,))
 
     def close(self) -> None:
@@ -210,6 +283,126 @@ class Store:
         self.close()
 
 
+@contextmanager
+def _guard(doing: str) -> Iterator[None]:
+    """Turn SQLite's errors into a StoreError: the store cannot be `doing`."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise StoreError(_trouble(error, doing)) from None
+
+
+def _trouble(error: sqlite3.Error, doing: str = "written") -> str:
+    name = getattr(error, "sqlite_errorname", None) or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return "the store is busy: another program is writing to it"
+    if name.startswith("SQLITE_READONLY"):
+        return "the store is read-only"
+    if name.startswith("SQLITE_FULL"):
+        return "the store cannot be written: the disk is full"
+    return f"the store cannot be {doing}: {_first_line(error)}"
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:100] if lines else type(error).__name__
+def _unusable(path: Path, error: BaseException) -> str:
+    """Why the store at `path` cannot be opened, in one line."""
+    if isinstance(error, OSError):
+        blocker = _file_in_the_way(path.parent)
+        if blocker is None:
+            return (f"cannot use the store {path} "
+                    f"({error.strerror or _first_line(error)})")
+        home = os.environ.get("RETRO_HOME")
+        if home and Path(home).expanduser() == blocker:
+            return f"RETRO_HOME {blocker} is a file, not a directory"
+        return (f"cannot use the store {path} "
+                f"({blocker} is a file, not a directory)")
+    if isinstance(error, sqlite3.Error):
+        return f"cannot use the store {path} ({_trouble(error, 'opened')})"
+    return f"cannot use the store {path} ({_first_line(error)})"
+
+
+def _file_in_the_way(directory: Path) -> Path | None:
+    """The nearest existing path at or above `directory`, if not a directory."""
+    for place in (directory, *directory.parents):
+        if place.exists():
+            return None if place.is_dir() else place
+    return None
+
+
+@contextmanager
+def saving(tty, what: str) -> Iterator[None]:
+    """Run a save; if the store fails, tell the player what was not saved."""
+    try:
+        yield
+    except StoreError as error:
+        tty.say(f"NOT SAVED: {what} ({error}).")
+
+
+def _to_json(value: Any) -> str:
+    """`value` as JSON text; TypeError if it is not a JSON value."""
+    try:
+        return json.dumps(value, sort_keys=True, allow_nan=False)
+    except ValueError as error:  # an infinity, or a value inside itself
+        raise TypeError(f"not a JSON value: {error}") from None
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"not a finite number: {text}")
+    return number
+
+
+def _refuse(name: str) -> None:
+    raise ValueError(f"not JSON: {name}")
+
+
+def _from_json(text: Any) -> Any:
+    """The JSON value `text` holds; ValueError if it holds none."""
+    if not isinstance(text, (str, bytes)):
+        raise ValueError("not text")
+    try:
+        return json.loads(text, parse_float=_finite, parse_constant=_refuse)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+def _judge(text: Any, valid: Callable[[Any], object] | None) -> tuple[bool, Any]:
+    """(True, value) if `text` is JSON that `valid` accepts, else (False, None)."""
+    try:
+        value = _from_json(text)
+        if valid is None or valid(value):
+            return True, value
+    except (ValueError, TypeError, LookupError, AttributeError):
+        pass
+    return False, None
+
+
+def _detail(text: Any) -> dict | None:
+    try:
+        value = _from_json(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,4000}")
+
+
+def _seed(stored: Any) -> int | None:
+    if isinstance(stored, int) and not isinstance(stored, bool):
+        return stored
+    if isinstance(stored, str) and _WHOLE.fullmatch(stored):
+        return int(stored)
+    return None
+
+
+def _text(stored: Any) -> str:
+    if isinstance(stored, bytes):
+        return stored.decode("utf-8", errors="replace")
+    return "" if stored is None else str(stored)
+
+
 class _Corrupt(sqlite3.DatabaseError):
     sqlite_errorname = "SQLITE_CORRUPT"
 
@@ -217,6 +410,13 @@ class _Corrupt(sqlite3.DatabaseError):
 def _damaged(error: sqlite3.DatabaseError) -> bool:
     return getattr(error, "sqlite_errorname", "") in (
         "SQLITE_NOTADB", "SQLITE_CORRUPT")
+
+
+def _damage(error: sqlite3.DatabaseError) -> str:
+    """How a damaged file is damaged, in words (not SQLite's page list)."""
+    if error.sqlite_errorname == "SQLITE_NOTADB":
+        return "not a database"
+    return "damaged inside"
 
 
 def _set_aside(path: Path) -> Path:

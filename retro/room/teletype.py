@@ -5,17 +5,25 @@ Tangled from literate/teletype.md, which explains it.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, TextIO, Union
 
 WIDTH = 72
+NARROWEST = 16
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+Choices = Union[Sequence[str], Mapping[str, Sequence[str]],
+                Callable[[], Union[Sequence[str], Mapping[str, Sequence[str]]]]]
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _caret(match: re.Match) -> str:
@@ -31,6 +39,34 @@ def clean(line: str | bytes) -> str:
         line = line.decode("utf-8", errors="replace")
     line = line.rstrip("\r\n").replace("\t", " ")
     return _CONTROL.sub(_caret, line).strip()
+
+
+def printable(text: str) -> str:
+    """`text` with every control character but line ending and tab shown."""
+    return _CONTROL_IN_TEXT.sub(_caret, text)
+
+
+def cells(text: str) -> int:
+    """How many columns of a terminal `text` takes (一 takes two)."""
+    if text.isascii():
+        return len(text)
+    from wcwidth import wcswidth, wcwidth
+
+    width = wcswidth(text)
+    if width >= 0:
+        return width
+    return sum(max(wcwidth(char), 0) for char in text)
+
+
+def graphemes(word: str) -> Iterator[str]:
+    """The pieces of `word` that may not be cut apart."""
+    if word.isascii():
+        return iter(word)
+    try:
+        from wcwidth import iter_graphemes
+    except ImportError:
+        return iter(word)
+    return iter_graphemes(word)
 
 
 class Carriage:
@@ -52,7 +88,7 @@ class Carriage:
     def fold(self, text: str) -> str:
         """Return `text` with line breaks added where it passes the margin."""
         out: list[str] = []
-        for piece in self._PIECES.findall(text.expandtabs()):
+        for piece in self._PIECES.findall(printable(text).expandtabs()):
             if piece == "\n":
                 out.append("\n")
                 self.home()
@@ -65,26 +101,45 @@ class Carriage:
                     self.held += len(piece)
             else:
                 self.bare = False
-                while piece:
-                    if self.column + self.held + len(piece) > self.width \
-                            and self.column > self.indent:
-                        out.append("\n" + " " * self.indent)
-                        self.column, self.held = self.indent, 0
-                    out.append(" " * self.held)
-                    self.column += self.held
-                    self.held = 0
-                    room = max(self.width - self.column, 1)
-                    out.append(piece[:room])
-                    self.column += len(piece[:room])
-                    piece = piece[room:]
+                width = cells(piece)
+                if self.column + self.held + width > self.width \
+                        and self.column + self.held > self.indent:
+                    self.new_line(out)
+                out.append(" " * self.held)
+                self.column += self.held
+                self.held = 0
+                if self.column + width <= self.width:
+                    out.append(piece)
+                    self.column += width
+                else:
+                    self.cut(piece, out)
         return "".join(out)
 
     def flush(self) -> str:
         """Print the spaces held back (before a prompt waits for typing)."""
-        spaces = " " * min(self.held, self.width - self.column)
+        spaces = " " * max(0, min(self.held, self.width - self.column))
         self.column += len(spaces)
         self.held = 0
         return spaces
+
+    def new_line(self, out: list[str]) -> None:
+        """Fold: a line ending, then the indentation (at most half the page)."""
+        self.indent = min(self.indent, self.width // 2)
+        out.append("\n" + " " * self.indent)
+        self.column, self.held = self.indent, 0
+
+    def cut(self, word: str, out: list[str]) -> None:
+        """Strike `word`, folding wherever the margin falls inside it."""
+        line: list[str] = []
+        for grapheme in graphemes(word):
+            width = cells(grapheme)
+            if line and self.column + width > self.width:
+                out.append("".join(line))
+                line = []
+                self.new_line(out)
+            line.append(grapheme)
+            self.column += width
+        out.append("".join(line))
 
 
 def characters_per_second(baud: int) -> float:
@@ -129,6 +184,7 @@ class Teletype:
                  transcript: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep):
+        self.width = width
         self.carriage = Carriage(width)
         self.pace = Pace(baud, clock=clock, sleep=sleep)
         self.transcript = transcript
@@ -136,19 +192,30 @@ class Teletype:
 
     def say(self, text: str = "") -> None:
         """Print `text` (which may hold several lines) and end the line."""
-        self._type(self.carriage.fold(str(text) + "\n"))
+        self._type(self._fold(str(text) + "\n"))
 
-    def ask(self, prompt: str, choices: Sequence[str] = ()) -> str:
+    def ask(self, prompt: str, choices: Choices = (),
+            history: str = "game") -> str:
         raise NotImplementedError
+
+    def _fold(self, text: str) -> str:
+        return self.carriage.fold(text)
 
     def paper(self) -> str:
         """Everything printed and typed so far, as it reads on the paper."""
         return "".join(self.roll)
 
     def tear(self, path: str | Path) -> Path:
-        """Save the paper roll to `path`; return the path written."""
+        """Save the roll to a new file `path` and start a fresh roll."""
         path = Path(path)
-        path.write_text(self.paper(), encoding="utf-8")
+        paper = open(path, "x", encoding="utf-8", errors="replace")
+        try:
+            with paper:
+                paper.write(self.paper())
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        self.roll.clear()
         return path
 
     def _type(self, text: str) -> None:
@@ -176,18 +243,19 @@ class StreamTeletype(Teletype):
         self.instream, self.outstream = instream, outstream
         self.ended = False
 
-    def ask(self, prompt: str, choices: Sequence[str] = ()) -> str:
+    def ask(self, prompt: str, choices: Choices = (),
+            history: str = "game") -> str:
         """Print `prompt`, read a line, echo it and return it stripped."""
         if self.ended:
             raise EOFError
-        self._type(self.carriage.fold(str(prompt)) + self.carriage.flush())
+        self._type(self._fold(str(prompt)) + self.carriage.flush())
         line = self.instream.readline()
         if not line:
             self.ended = True
-            self._type(self.carriage.fold("\n") if self.carriage.column else "")
+            self._type(self._fold("\n") if self.carriage.column else "")
             raise EOFError
         answer = clean(line)
-        self._type(self.carriage.fold(answer + "\n"))
+        self._type(self._fold(answer + "\n"))
         return answer
 
     def _print(self, text: str) -> None:
@@ -200,43 +268,165 @@ class TerminalTeletype(Teletype):
 
     def __init__(self, *, history: str | Path | None = None,
                  stdout: TextIO | None = None, input=None, output=None,
-                 **options):
+                 keys: IO | None = None,
+                 columns: Callable[[], int] | None = None, **options):
         super().__init__(**options)
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
 
         self.stdout = stdout if stdout is not None else sys.stdout
-        if history is not None:
-            Path(history).parent.mkdir(parents=True, exist_ok=True)
-            remembered = FileHistory(str(history))
-        else:
-            remembered = InMemoryHistory()
-        self.session = PromptSession(history=remembered, input=input,
-                                     output=output,
-                                     complete_while_typing=False)
+        self.keys = keys if keys is not None else sys.stdin
+        self.history = Path(history) if history is not None else None
+        first = PromptSession(history=self._history("game"), input=input,
+                              output=output, complete_while_typing=False)
+        self.sessions = {"game": first}
+        self.columns = columns or (lambda: first.output.get_size().columns)
 
-    def ask(self, prompt: str,
-            choices: Sequence[str] | Callable[[], Sequence[str]] = ()) -> str:
+    def _session(self, history: str):
+        from prompt_toolkit import PromptSession
+
+        if history not in self.sessions:
+            first = self.sessions["game"]
+            self.sessions[history] = PromptSession(
+                history=self._history(history), input=first.input,
+                output=first.output, complete_while_typing=False)
+        return self.sessions[history]
+
+    def _history(self, name: str):
+        if self.history is None:
+            return bounded_history(None)
+        if name == "room":
+            return bounded_history(self.history)
+        return bounded_history(self.history.with_name(
+            f"{self.history.name}-{name}"))
+
+    def _fold(self, text: str) -> str:
+        try:
+            columns = int(self.columns())
+        except (OSError, ValueError):
+            columns = 0
+        page = min(self.width, columns) if columns > 0 else self.width
+        self.carriage.width = max(page, NARROWEST)
+        return self.carriage.fold(text)
+
+    def ask(self, prompt: str, choices: Choices = (),
+            history: str = "game") -> str:
         """Read an answer with line editing; Tab completes `choices`."""
-        from prompt_toolkit.completion import WordCompleter
-
-        above, _, prompt = str(prompt).rpartition("\n")
+        above, _, prompt = printable(str(prompt)).rpartition("\n")
         if above:
             self.say(above)
         if self.pace.baud > 0:
-            self.pace.type(prompt, self.stdout.write, self.stdout.flush)
+            with self._keys_held():
+                self.pace.type(prompt, self.stdout.write, self.stdout.flush)
             self.stdout.write("\r")
             self.stdout.flush()
-        words = choices if callable(choices) else list(choices)
-        completer = WordCompleter(words, ignore_case=True) if words else None
-        answer = clean(self.session.prompt(prompt, completer=completer))
-        self._keep(prompt + answer + "\n")  # the terminal shows it already
+        answer = clean(self._session(history).prompt(
+            prompt, completer=completer(choices)))
+        self._keep(self._fold(prompt + answer + "\n"))  # the terminal shows it
         self.carriage.home()
         return answer
 
     def _print(self, text: str) -> None:
-        self.pace.type(text, self.stdout.write, self.stdout.flush)
+        with self._keys_held():
+            self.pace.type(text, self.stdout.write, self.stdout.flush)
         self.stdout.flush()
+
+    @contextmanager
+    def _keys_held(self) -> Iterator[None]:
+        """No echo while printing at a pace; keys typed meanwhile are dropped."""
+        try:
+            import termios
+
+            descriptor = self.keys.fileno()
+            before = termios.tcgetattr(descriptor) \
+                if self.pace.baud > 0 and os.isatty(descriptor) else None
+        except (ImportError, AttributeError, ValueError, OSError):
+            before = None
+        if before is None:
+            yield
+            return
+        quiet = list(before)
+        quiet[3] &= ~termios.ECHO  # the local flags
+        termios.tcsetattr(descriptor, termios.TCSANOW, quiet)
+        try:
+            yield
+        finally:
+            termios.tcflush(descriptor, termios.TCIFLUSH)
+            termios.tcsetattr(descriptor, termios.TCSANOW, before)
+
+
+LONGEST_REMEMBERED = 200  # characters; a longer answer is not kept
+REMEMBERED = 500  # answers kept in a history file
+
+
+def memorable(answer: str) -> bool:
+    return 0 < len(answer) <= LONGEST_REMEMBERED and not answer.isspace()
+
+
+def bounded_history(path: Path | None):
+    """A prompt_toolkit history that keeps only what is worth recalling."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    base = InMemoryHistory if path is None else FileHistory
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass
+
+    class Bounded(base):
+        def append_string(self, string: str) -> None:
+            if memorable(string):
+                super().append_string(string)
+
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:
+                pass
+
+        def load_history_strings(self) -> Iterator[str]:
+            try:
+                loaded = list(super().load_history_strings())
+            except OSError:
+                return iter(())
+            kept = [answer for answer in loaded if memorable(answer)][:REMEMBERED]
+            if path is not None and len(kept) < len(loaded):
+                try:
+                    fresh = path.with_name(path.name + ".new")
+                    fresh.write_text("".join(f"\n# kept\n+{answer}\n"
+                                             for answer in reversed(kept)),
+                                     encoding="utf-8")
+                    os.replace(fresh, path)
+                except OSError:
+                    pass
+            return iter(kept)
+
+    return Bounded() if path is None else Bounded(str(path))
+
+
+def completer(choices: Choices):
+    """A prompt_toolkit completer for `choices`, or None for none."""
+    from prompt_toolkit.completion import Completer, Completion, WordCompleter
+
+    if not callable(choices) and not isinstance(choices, Mapping):
+        words = list(choices)
+        return WordCompleter(words, ignore_case=True) if words else None
+
+    class Offer(Completer):
+        def get_completions(self, document, complete_event):
+            menu = choices() if callable(choices) else choices
+            if not isinstance(menu, Mapping):
+                yield from WordCompleter(list(menu), ignore_case=True) \
+                    .get_completions(document, complete_event)
+                return
+            before = document.text_before_cursor
+            words = before.split()
+            typing = "" if not words or before[-1].isspace() else words.pop()
+            for choice in menu.get(" ".join(words).lower(), ()):
+                if choice.lower().startswith(typing.lower()):
+                    yield Completion(choice, start_position=-len(typing))
+
+    return Offer()
 
 
 def open_teletype(*, stdin=None, stdout=None, history: str | Path | None = None,

@@ -229,7 +229,7 @@ def add_play_options(parser) -> None:
              "(instead of being asked after PLAY AGAIN)")
     keeping.add_argument(
         "--fresh", dest="keep", action="store_false",
-        help="start every game afresh, as the 1980 program does")
+        help="start every game afresh, as the 1979 program does")
     parser.set_defaults(keep=None)
     keeping.add_argument(
         "--remember", action="store_true",

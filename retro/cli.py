@@ -67,6 +67,13 @@ def one_line_parser(**options):
             self.exit(2, f"{self.prog}: error: {message}; "
                          f"try '{self.prog} --help'\n")
 
+        def _get_values(self, action, arg_strings):
+            if action.option_strings and action.nargs is None \
+                    and arg_strings == ["--"]:  # `--games=--`
+                self.error(f"argument {'/'.join(action.option_strings)}: "
+                           "expected one argument")
+            return super()._get_values(action, arg_strings)
+
     return Parser(**options)
 
 

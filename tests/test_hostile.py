@@ -133,7 +133,7 @@ COMMANDS = [["umpire", "seer", "mrm"], ["hexapawn", "boxes"], ["hexapawn", "trai
             ["hexapawn", "solve"], ["penney", "odds"], ["penney", "wait"],
             *(["play", game.name] for game in registry.GAMES)]
 REFUSED = st.one_of(
-    st.sampled_from(["٣", "²", "1" * 5000, "-" + "9" * 4400, "9" * 19, "x", "",
+    st.sampled_from(["--", "٣", "²", "1" * 5000, "-" + "9" * 4400, "9" * 19, "x", "",
                      "1e3", "0x10", " ", "\x00"]),
     st.integers(max_value=-1).map(str),
     st.text(alphabet=st.characters(categories=["Nd"]), min_size=1, max_size=5)

@@ -606,21 +606,7 @@ def test_play_flip_with_memory_from_the_room_with_a_read_only_store(tmp_path):
 
 # --- hostile input ---------------------------------------------------------------
 
-class Recording(StreamTeletype):
-    """A stream teletype that notes every question and the answer it got."""
-
-    def __init__(self, *streams):
-        super().__init__(*streams)
-        self.asked: list[tuple[str, str]] = []
-
-    def ask(self, prompt, choices=()):
-        answer = super().ask(prompt, choices)
-        self.asked.append((prompt, answer))
-        return answer
-
-
-def squashed(text: str) -> str:
-    return re.sub(r"\s", "", text)
+from recording import Recording, squashed  # noqa: E402
 
 
 HOSTILE = st.one_of(

@@ -305,21 +305,7 @@ def test_a_match_ending_while_another_program_holds_the_store(tmp_path):
 
 # --- hostile input ---------------------------------------------------------------
 
-class Recording(StreamTeletype):
-    """A stream teletype that notes every question and the answer it got."""
-
-    def __init__(self, *streams):
-        super().__init__(*streams)
-        self.asked: list[tuple[str, str]] = []
-
-    def ask(self, prompt, choices=()):
-        answer = super().ask(prompt, choices)
-        self.asked.append((prompt, answer))
-        return answer
-
-
-def squashed(text: str) -> str:
-    return re.sub(r"\s", "", text)
+from recording import Recording, squashed  # noqa: E402
 
 
 def assert_the_roll_is_intact(tty: Recording, printed: str) -> None:

@@ -7,6 +7,13 @@ as a failure with its reason.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -18,3 +25,16 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
         reporter.write_line(f"retro: {len(skipped)} test(s) skipped, and CI "
                             "allows none (RETRO_NO_SKIPS=1)", red=True)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The book, built once for the whole run with `mkdocs build --strict`."""
+    target = tmp_path_factory.mktemp("site")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
+         "--site-dir", str(target)],
+        cwd=ROOT, capture_output=True, text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr
+    return target

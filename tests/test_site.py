@@ -53,17 +53,6 @@ class Anchors(HTMLParser):
             self._links_text += data
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    target = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)],
-        cwd=ROOT, capture_output=True, text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert result.returncode == 0, result.stderr
-    return target
-
-
 def page(site: Path, chapter: str) -> Anchors:
     parser = Anchors()
     parser.feed((site / "book" / chapter / "index.html").read_text())

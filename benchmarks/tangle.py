@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -94,20 +95,28 @@ def noweb_chapter(text: str) -> str:
     return "\n".join(out)
 
 
-def timed(command: list[str], env: dict, cwd: Path) -> float:
+def timed(command: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    """Wall-clock seconds of one run of `command`, and the CPU seconds (user
+    and system) of it and every process it started (notangle is a shell
+    script that runs two programs)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, capture_output=True, check=True, env=env, cwd=cwd)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime
+                  + after.ru_stime - before.ru_stime)
 
 
 def medians(commands: dict[str, list[str]], runs: int, env: dict,
-            cwd: Path) -> dict[str, float]:
-    """Each command's median time, the commands taking turns round by round;
-    the first two rounds warm the caches and are not counted."""
+            cwd: Path, cpu: bool = False) -> dict[str, float]:
+    """Each command's median time (wall clock, or with `cpu` the CPU time),
+    the commands taking turns round by round; the first two rounds warm the
+    caches and are not counted."""
     rounds = [{name: timed(command, env, cwd)
                for name, command in commands.items()}
               for _ in range(runs + 2)][2:]
-    return {name: statistics.median(r[name] for r in rounds)
+    return {name: statistics.median(r[name][cpu] for r in rounds)
             for name in commands}
 
 
@@ -198,6 +207,7 @@ def main() -> int:
             nw.write_text(noweb_chapter(chapter.read_text()))
             commands["notangle"] = [notangle, "-Rout/big.py", str(nw)]
         times = medians(commands, args.runs, env, project)
+        cpu = medians(commands, args.runs, env, project, cpu=True)
         if args.phases:
             phases(chapter, args.runs, env, project)
 
@@ -211,6 +221,10 @@ def main() -> int:
         ratio = times["retro tangle"] / times["notangle"]
         print(f"retro tangle / notangle = {ratio:.2f}  (target <= 1.5: "
               f"{'met' if ratio <= 1.5 else 'NOT met'})")
+        print(f"the same in CPU time (user + system, every process; "
+              f"steadier on a busy machine): {cpu['retro tangle'] * 1000:.1f}"
+              f" ms / {cpu['notangle'] * 1000:.1f} ms = "
+              f"{cpu['retro tangle'] / cpu['notangle']:.2f}")
     else:
         print("notangle: not installed (apt-get install noweb to compare)")
     print(f"retro --help: {times['retro --help'] * 1000:.1f} ms   "

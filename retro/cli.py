@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from retro import __version__
@@ -221,11 +222,15 @@ def play_command(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["tangle"]:
         from retro.book.tangle import main as tangle
 
-        return tangle(argv[1:])
+        status = tangle(argv[1:])
+        if as_program:
+            leave(status)
+        return status
     if argv in (["--help"], ["-h"]):
         print(overview())
         return 0
@@ -247,3 +252,14 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def leave(status: int) -> None:
+    """End the process at once with `status`, once the output is out: it
+    never returns."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # a closed pipe or a closed stream
+            pass
+    os._exit(status)

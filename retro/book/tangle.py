@@ -598,6 +598,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"retro tangle: error: {error}; try 'retro tangle --help'",
               file=sys.stderr)
         return 2
+    except BrokenPipeError:   # the reader went away; the work is done
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def register(subparsers) -> None:
@@ -639,6 +643,7 @@ def tangle_command(chapters: list[str], check: bool, where: str | None) -> int:
     written = stale(plan)
     for output in written:
         write_atomically(output.path, output.text)
+    for output in written:
         print(f"wrote {display(output.path)} "
               f"(from {display(output.chapter)})")
     unchanged = len(plan.outputs) - len(written)

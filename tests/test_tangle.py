@@ -228,6 +228,25 @@ def test_retro_tangle_itself_exits_2_naming_the_line(project):
     assert not (project / "out").exists()
 
 
+@pytest.mark.parametrize("command", [["-m", "retro", "tangle"],
+                                     ["-m", "retro.book.tangle"]])
+def test_a_reader_who_stops_listening_leaves_no_file_unwritten(project,
+                                                                 command):
+    write(project, "a.md", "# A\n\n" + chunk("out/a.py", "a = 1"))
+    write(project, "b.md", "# B\n\n" + chunk("out/b.py", "b = 2"))
+    read, closed = os.pipe()
+    os.close(read)          # the reader has gone before the first word
+    try:
+        result = subprocess.run([sys.executable, *command], cwd=project,
+                                stdout=closed, stderr=subprocess.PIPE,
+                                text=True)
+    finally:
+        os.close(closed)
+    assert result.returncode == 0 and result.stderr == ""
+    assert body_of(project / "out/a.py") == "a = 1\n"
+    assert body_of(project / "out/b.py") == "b = 2\n"
+
+
 def test_a_mistake_in_a_chunk_used_twice_is_reported_once(project):
     write(project, "a.md", chunk("out/a.py", "<<twice>>\n<<twice>>")
           + chunk("twice", "<<missing>>"))

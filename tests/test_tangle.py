@@ -356,6 +356,21 @@ def test_where_reports_chapter_line_and_chunk(project):
     assert out.splitlines() == ["literate/a.md:13: <<body>>", "    return 42"]
 
 
+def test_every_line_of_a_module_names_the_chapter_line_it_came_from(project):
+    write(project, "a.md", "# A\n\n" + chunk(
+        "out/a.py", "#!/usr/bin/env python3\ndef f():\n    <<body>>\n")
+          + "\nText.\n\n" + chunk("body", "x = 1\nreturn x"))
+    plan, _ = tangle.load([str(project / "literate/a.md")])
+    (output,) = plan.outputs.values()
+    chapter = (project / "literate/a.md").read_text().split("\n")
+    numbered = output.numbered()
+    assert numbered == [output.line(n) for n in range(1, output.count + 1)]
+    for text, origin in numbered[2:]:     # after the #! and header lines
+        assert chapter[origin.lineno - 1].strip() == text.strip()
+    assert [origin.chunk for _, origin in numbered] == [
+        "out/a.py", "out/a.py", "out/a.py", "body", "body", "out/a.py"]
+
+
 def test_command_line_exit_status_and_help():
     result = subprocess.run([sys.executable, "-m", "retro", "--help"],
                             capture_output=True, text=True, cwd=ROOT)

@@ -330,11 +330,20 @@ class Output:
 
     def line(self, number: int) -> tuple[str, Origin]:
         """Line `number` (from 1) of the file, and where it came from."""
-        text = self.text.split("\n")[number - 1]
+        return self.text.split("\n")[number - 1], self.origin(number)
+
+    def origin(self, number: int) -> Origin:
+        """Where line `number` (from 1) of the file came from."""
         if number == self.header_at:
-            return text, Origin(self.chapter, self.root.lineno, self.relative)
+            return Origin(self.chapter, self.root.lineno, self.relative)
         before = 1 if number < self.header_at else 2
-        return text, self.lines.origin(number - before)
+        return self.lines.origin(number - before)
+
+    def numbered(self) -> list[tuple[str, Origin]]:
+        """Every line of the file, in order, with where it came from."""
+        texts = self.text.split("\n")[:self.count]
+        return [(text, self.origin(number))
+                for number, text in enumerate(texts, 1)]
 
     @property
     def root(self) -> Definition:

@@ -805,3 +805,18 @@ def test_the_chapters_table_of_flip_and_mind_reader_situations():
             mind = mindreader.Mind(plays=(x1, x3), guesses=(1 - x2, 1 - x4))
             assert mindreader.situation(mind) == expected, text
     assert len(seen) == 16
+
+
+def test_players_sharing_a_store_each_keep_their_own_profile(tmp_path):
+    path = store_file(tmp_path)
+    with Store.open(path, player="ada") as ada:
+        run("n\n" + "y\n" * 50 + "n\n", store=ada, remember=True)
+        learned = flip.saved_profile(ada)
+    with Store.open(path, player="bob") as bob:
+        assert flip.saved_profile(bob) is None     # ada's notes are not bob's
+        run("n\n" + "n\n" * 50 + "n\n", store=bob, remember=True)
+        assert flip.saved_profile(bob) != learned
+    with Store.open(path, player="ada") as again:
+        assert flip.saved_profile(again) == learned
+    with Store.open(path) as console:
+        assert flip.saved_profile(console) is None

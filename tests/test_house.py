@@ -27,6 +27,8 @@ ALLOWED = {
     "retro.room.store": ("retro.common",),
     "retro.room.room": ("retro.common", "retro.registry", "retro.room.teletype",
                         "retro.room.store"),
+    "retro.room.serve": ("retro.common", "retro.registry", "retro.room.room",
+                         "retro.room.teletype", "retro.room.store"),
     "retro.registry": (),
     "retro.common": (),
     "retro.book": (),

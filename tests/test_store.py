@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retro.room.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
-                              StoreError, data_dir, saving)
+                              StoreError, console_player, data_dir, is_name,
+                              saving)
 from retro.room.teletype import StreamTeletype
 
 
@@ -50,7 +51,8 @@ def test_results_come_back_oldest_first_and_by_game():
     assert store.results("hexapawn") == []
     penney = store.results("penney")[0]
     assert penney == Result("penney", "1962-03-01T12:00:00+00:00", "+3",
-                            "loss", None, {"bankroll": 97})
+                            "loss", None, {"bankroll": 97},
+                            console_player())
     assert penney["detail"] == {"bankroll": 97}
     assert store.results("flip")[-1].seed == 2 ** 80  # past SQLite's integers
 
@@ -145,8 +147,9 @@ def test_an_old_file_is_migrated_and_keeps_its_results(tmp_path):
     old.commit()
     old.close()
     with Store.open(path) as store:
-        assert store.version == SCHEMA_VERSION == 2
+        assert store.version == SCHEMA_VERSION == 3
         assert store.results()[0].seed == 5
+        assert store.results()[0].player == console_player()
         store.put("new", "works")
         assert store.get("new") == "works"
 
@@ -632,3 +635,76 @@ def test_a_store_opens_while_another_holds_the_lock(filled):
     holder.execute("ROLLBACK")
     holder.close()
     store.close()
+
+
+# -- players -----------------------------------------------------------------------
+
+def test_every_game_is_recorded_under_its_players_name(tmp_path):
+    path = tmp_path / FILENAME
+    with Store.open(path, player="Ada") as ada, \
+            Store.open(path, player="bob") as bob:
+        ada.record("flip", score="27-23", outcome="win", seed=1)
+        bob.record("flip", score="20-30", outcome="loss", seed=2)
+        bob.record("penney", score="+5 to 105", outcome="win", seed=3)
+        assert [r.player for r in ada.results()] == ["ada", "bob", "bob"]
+        assert [r.score for r in bob.results(player="ada")] == ["27-23"]
+        assert [r.seed for r in ada.results("flip", player="bob")] == [2]
+
+
+def test_a_players_own_state_is_theirs_and_the_labs_is_shared():
+    store = Store.memory(player="ada")
+    store.put(store.own("penney.bankroll"), 90)
+    store.put("hexapawn/her", "shared")
+    other = Store(store.db, player="bob")
+    assert other.get(other.own("penney.bankroll"), 100) == 100
+    assert other.get("hexapawn/her") == "shared"
+    assert store.get(store.own("penney.bankroll")) == 90
+    console = Store(store.db)
+    assert console.player == console_player()
+    assert console.own("penney.bankroll") == "penney.bankroll"
+
+
+def test_the_console_player_is_the_login_name_when_it_is_a_name(monkeypatch):
+    import getpass
+
+    for login, expected in (("Ada", "ada"), ("j.doe", "you"),
+                            ("x" * 17, "you"), ("bob_2-b", "bob_2-b")):
+        monkeypatch.setattr(getpass, "getuser", lambda: login)
+        assert console_player() == expected
+    def nobody():
+        raise OSError("no login")
+    monkeypatch.setattr(getpass, "getuser", nobody)
+    assert console_player() == "you"
+
+
+def test_names_are_letters_digits_hyphens_and_underscores():
+    for good in ("a", "Ada", "bob_2", "x-y", "z" * 16):
+        assert is_name(good)
+    for bad in ("", "z" * 17, "a b", "a.b", "é", "a/b", "a\n"):
+        assert not is_name(bad)
+    with pytest.raises(ValueError):
+        Store.memory(player="no way")
+
+
+def test_a_version_two_file_gives_its_games_and_bankroll_to_the_console(
+        tmp_path, monkeypatch):
+    import getpass
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "ada")
+    path = tmp_path / FILENAME
+    old = sqlite3.connect(path)
+    for migration in MIGRATIONS[:2]:
+        for statement in migration:
+            old.execute(statement)
+    old.execute("PRAGMA user_version = 2")
+    old.execute("INSERT INTO results (game, played_at, score, outcome, seed)"
+                " VALUES ('penney', '1969-01-01T00:00:00+00:00', '+5 to 105',"
+                " 'win', '5')")
+    old.execute("INSERT INTO state VALUES ('penney.bankroll', '105', 'x')")
+    old.commit()
+    old.close()
+    with Store.open(path, player="bob") as bob:
+        assert [r.player for r in bob.results()] == ["ada"]
+        assert bob.get(bob.own("penney.bankroll")) is None
+    with Store.open(path) as console:
+        assert console.get(console.own("penney.bankroll")) == 105

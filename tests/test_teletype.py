@@ -8,7 +8,7 @@ import termios
 import threading
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from retro.room.teletype import (LONGEST_REMEMBERED, REMEMBERED, WIDTH,
@@ -374,6 +374,7 @@ def without_spaces(text):
 
 @pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @given(texts, st.integers(16, 100))
+@example("0000000000\x1f\x1f\u1087\u2e80", 16)  # a mark widens what it follows
 @settings(max_examples=150, deadline=None)
 def test_anything_said_fits_the_page_and_loses_nothing(text, width):
     tty, out = stream("", width=width)
@@ -529,3 +530,45 @@ def test_keys_typed_while_printing_are_not_echoed_or_kept():
     assert termios.tcgetattr(slave) == before  # echo is back on
     keyboard.close()
     os.close(master)
+
+
+# -- the line teletype (the served room's) -------------------------------------------
+
+def test_the_line_teletype_sends_at_each_question_and_keeps_the_roll():
+    import queue
+
+    from retro.room.teletype import LineTeletype, Signal
+
+    lines, sent = queue.SimpleQueue(), []
+    tty = LineTeletype(lines, sent.append, idle=0.05)
+    lines.put(b"  h\xff\r\n")
+    tty.say("HELLO")
+    assert sent == []  # nothing goes until a question is asked
+    assert tty.ask("YOUR PLAY? ") == "h\ufffd"
+    assert sent == ["HELLO\nYOUR PLAY? "]  # the answer is not echoed
+    assert tty.paper() == "HELLO\nYOUR PLAY? h\ufffd\n"
+    lines.put(Signal.INTERRUPT)
+    with pytest.raises(KeyboardInterrupt):
+        tty.ask("? ")
+    lines.put(Signal.GOING_DOWN)
+    with pytest.raises(KeyboardInterrupt):
+        tty.ask("? ")  # a game's question: the game is abandoned
+    with pytest.raises(EOFError):
+        tty.ask("> ", history="room")
+    quiet = LineTeletype(queue.SimpleQueue(), sent.append, idle=0.05)
+    with pytest.raises(EOFError):
+        quiet.ask("> ")
+    assert "NOTHING TYPED FOR 0.05 SECONDS" in sent[-1]
+
+
+def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
+    import queue
+
+    from retro.room.teletype import LineTeletype
+
+    sent = []
+    tty = LineTeletype(queue.SimpleQueue(), sent.append, baud=300,
+                       sleep=lambda seconds: None)
+    tty.say("Your paper prints at 300 baud.")
+    assert "".join(sent) == "Your paper prints at 300 baud.\n"
+    assert len(sent) > 1

@@ -45,13 +45,14 @@ def fresh_profile() -> tuple[float, ...]:
 
 
 def random_history(rng: random.Random) -> History:
-    """Four random bits, drawn X(1) first, each 1 when the draw is .5 or more."""
+    """Four random bits, X(1) first, each 1 when the draw is .5 or more."""
     return History(*(int(2 * rng.random()) for _ in range(4)))
 
 
 def new_mind(rng: random.Random,
              profile: tuple[float, ...] | None = None) -> Mind:
-    """A mind for a new game: a given profile (or a fresh one), a new history."""
+    """A mind for a new game: the profile given (or a fresh one), a new
+    history."""
     return Mind(fresh_profile() if profile is None else tuple(profile),
                 random_history(rng))
 
@@ -77,7 +78,9 @@ def answer(mind: Mind, rng: random.Random) -> int:
 
 
 def shifted(history: History, guess: int, answer: int) -> History:
-    """The history after a turn: X(1)=X(3), X(2)=X(4), X(3)=guess, X(4)=answer."""
+    """The history after a turn.
+
+    X(1)=X(3), X(2)=X(4), X(3)=guess, X(4)=answer."""
     return History(history.guess_last, history.answer_last, guess, answer)
 
 

@@ -74,7 +74,8 @@ def profile_table(profile: Sequence[float]) -> str:
         cells = []
         for last in pairs:
             value = profile[History(*before, *last).situation()]
-            cells.append("   --" if value == 0.5 else f"{round(100 * value):5d}")
+            cells.append("   --" if value == 0.5
+                         else f"{round(100 * value):5d}")
         lines.append(f"    {name[before]}     " + "".join(cells))
     return "\n".join(lines)
 
@@ -119,7 +120,7 @@ def is_profile(value) -> bool:
 
 def saved_profile(store) -> tuple[float, ...] | None:
     """The profile a remembering session saved, or None if there is none."""
-    value = store.get(PROFILE_KEY, valid=is_profile)
+    value = store.get(store.own(PROFILE_KEY), valid=is_profile)
     return None if value is None else tuple(float(p) for p in value)
 
 
@@ -147,7 +148,7 @@ def forget(tty, store, **_) -> None:
             return
         if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == NO:
             return
-        store.delete(PROFILE_KEY)
+        store.delete(store.own(PROFILE_KEY))
     except Quit:
         return
     except StoreError as error:
@@ -217,7 +218,8 @@ def save(tty, store, game: Game, *, seed: int | None, number: int,
     with saving(tty, what), store.transaction():
         record(store, game, seed=seed, number=number, kept=kept)
         if profile:
-            store.put(PROFILE_KEY, list(game.mind.profile))
+            store.put(store.own(PROFILE_KEY),
+                      list(game.mind.profile))
 
 
 def add_play_options(parser) -> None:

@@ -19,7 +19,7 @@ from retro.engines.penney_odds import (best_first_picks, best_reply, example,
 from retro.room.store import StoreError
 
 STAKE = 100                    # pennies in a fresh stake
-BANKROLL = "penney.bankroll"   # the store's key for the player's pennies
+BANKROLL = "penney.bankroll"   # the store's key for a player's pennies
 BANK_LIMIT = 10 ** 15          # the most pennies the bank holds for a player
 LENGTHS = range(1, 9)          # tosses in a pattern, for the game
 
@@ -49,7 +49,8 @@ class Bet:
 
     def settle(self, bankroll: int) -> int:
         """The bankroll after this bet, at even money."""
-        return bankroll + self.stake if self.player_won else bankroll - self.stake
+        return (bankroll + self.stake if self.player_won
+                else bankroll - self.stake)
 
 
 def machine_first_pick(length: int, rng: random.Random) -> str:
@@ -70,7 +71,8 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
     tty.say(f"We each choose a pattern of {tosses(length)}, like "
             f"{example(length)}. Then I toss a penny and write the tosses "
             f"down until one of our patterns shows: that one wins the bet, at "
-            f"even money. Type help at any question for the rules, q to leave.")
+            f"even money. Type help at any question for the rules, q to "
+            f"leave.")
     rules = how_to_bet(length)
     try:
         opening_bankroll(tty, store, rules)
@@ -118,7 +120,7 @@ def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
 def stake_and_settle(tty, rng: random.Random, store, seed: int | None,
                      picks: tuple[str, str, bool], bankroll: int,
                      rules: str) -> int:
-    """Ask the stake until the store covers it; settle, report: the bankroll."""
+    """Ask the stake until the store covers it; settle; the new bankroll."""
     player, machine, player_first = picks
     while True:
         most = most_stake(bankroll)
@@ -147,7 +149,7 @@ HELP = {"help", "?"}
 
 
 def ask(tty, prompt: str, read, rules: str, choices=()):
-    """Ask until `read` accepts the answer; q raises Leave, help shows `rules`."""
+    """Ask until `read` accepts an answer; q raises Leave, help `rules`."""
     while True:
         answer = tty.ask(prompt, choices)
         word = answer.lower()
@@ -247,7 +249,7 @@ def fair_bankroll(value) -> bool:
 
 def stored_bankroll(store) -> int:
     """The player's pennies as the store holds them now."""
-    return store.get(BANKROLL, STAKE, valid=fair_bankroll)
+    return store.get(store.own(BANKROLL), STAKE, valid=fair_bankroll)
 
 
 def opening_bankroll(tty, store, rules: str) -> int:
@@ -261,13 +263,13 @@ def opening_bankroll(tty, store, rules: str) -> int:
 
 def fresh_stake(tty, store, rules: str) -> int:
     """Offer a broke player a new stake; Leave if it is refused."""
-    if not ask(tty, f"Would you like a fresh stake of {pennies(STAKE)}? (y/n) ",
-               read_yes_no, rules, ("y", "n")):
+    if not ask(tty, f"Would you like a fresh stake of {pennies(STAKE)}? "
+                    f"(y/n) ", read_yes_no, rules, ("y", "n")):
         raise Leave
     with store.transaction():
         bankroll = stored_bankroll(store)
         if bankroll == 0:
-            store.put(BANKROLL, STAKE)
+            store.put(store.own(BANKROLL), STAKE)
     if bankroll:
         tty.say(f"Another game has given you a stake already: you have "
                 f"{pennies(bankroll)}.")
@@ -290,7 +292,7 @@ def settle(store, bet: Bet, seed: int | None) -> int:
         covered = bet.stake <= most_stake(bankroll)
         if covered:
             after = bet.settle(bankroll)
-            store.put(BANKROLL, after)
+            store.put(store.own(BANKROLL), after)
             store.record(
                 "penney", score=f"{after - bankroll:+d} to {after}",
                 outcome="win" if bet.player_won else "loss", seed=seed,

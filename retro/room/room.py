@@ -120,14 +120,15 @@ def squash(words: Sequence[str]) -> str:
     return re.sub(r"[\W_]", "", "".join(words))
 
 
-def parse(line: str, games: Sequence[Game] = GAMES) -> Meaning:
+def parse(line: str, games: Sequence[Game] = GAMES,
+          verbs: Sequence[str] = VERBS) -> Meaning:
     """Work out what a line typed at the room's prompt means."""
     words = words_of(line)
     if not words:
         return Meaning("")
     first = words[0]
     verb = SYNONYMS.get(first) or next(
-        (name for name in VERBS if name == first or name.startswith(first)
+        (name for name in verbs if name == first or name.startswith(first)
          and name not in WHOLE_WORDS), None)
     if verb is None:
         if game_named(words, games) is not None:
@@ -209,11 +210,13 @@ def scores_report(results: Sequence[Result],
         if mine:
             lines.append(tally(titles.get(name, name), mine))
     lines += ["", "The last games, newest first:"]
+    named = len({r.player for r in results}) > 1
     for r in reversed(results[-5:]):
         seed = "" if r.seed is None else f"  seed {r.seed}"
         title = titles.get(shown(r.game), shown(r.game))
-        lines.append(f"  {shown(r.played_at)[:10]}  {title}: {shown(r.score)} "
-                     f"({shown(r.outcome)}){seed}")
+        whose = f"{shown(r.player, 16)}: " if named else ""
+        lines.append(f"  {shown(r.played_at)[:10]}  {whose}{title}: "
+                     f"{shown(r.score)} ({shown(r.outcome)}){seed}")
     if any(r.seed is not None for r in results[-5:]):
         lines.append("Play one again: retro play GAME --seed N.")
     return lines
@@ -300,18 +303,37 @@ def help_row(usage: str, about: str, column: int) -> str:
                                  subsequent_indent=indent)
 
 
+@dataclass(frozen=True)
+class Verb:
+    """A verb a host adds to the room, or puts in place of one of its own."""
+
+    name: str  # as typed, in lower case: "who"
+    usage: str  # as HELP shows it: "WHO"
+    about: str  # what HELP says it does
+    action: Callable[[Meaning], object]
+
+
+def help_rows(verbs: Sequence[Verb]) -> tuple[tuple[str, str], ...]:
+    """HELP's rows of verbs: the room's, a host's put in place or added."""
+    given = {verb.name: (verb.usage, verb.about) for verb in verbs}
+    rows = [given.pop(usage.split()[0].lower(), (usage, about))
+            for usage, about in HELP]
+    return tuple(rows[:-2]) + tuple(given.values()) + tuple(rows[-2:])
+
+
 class Room:
     """The text-adventure loop in front of the games."""
 
     PROMPT = "> "
 
     def __init__(self, tty, store, *, seed: int | None = None,
-                 games: Sequence[Game] = GAMES):
+                 games: Sequence[Game] = GAMES, verbs: Sequence[Verb] = ()):
         self.tty, self.store = tty, store
         self.seeds = random.Random(seed)
         self.games = tuple(games)
         self.front_ends = FrontEnds()
         self.puzzled = 0
+        self.playing: Game | None = None  # the game being played, if any
         self._extras: dict[str, GameCommand] | None = None
         self.actions: dict[str, Callable[[Meaning], object]] = {
             "": lambda said: None,
@@ -324,6 +346,10 @@ class Room:
                 scores_report(self.store.results(), self.games)),
             "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
         }
+        self.actions.update((verb.name, verb.action) for verb in verbs)
+        self.verbs = VERBS + tuple(verb.name for verb in verbs
+                                   if verb.name not in VERBS)
+        self.help_rows = help_rows(verbs)
 
     def run(self) -> int:
         """The whole session; returns the exit status (always 0)."""
@@ -349,7 +375,7 @@ class Room:
         if extra is not None:
             self.run_extra(extra)
             return True
-        meaning = parse(line, self.games)
+        meaning = parse(line, self.games, self.verbs)
         if meaning.verb == "quit":
             return False
         try:
@@ -398,7 +424,7 @@ class Room:
         if trouble:
             seen.append(f"A card on it says: OUT OF ORDER ({trouble}).")
         try:
-            played = self.store.results(game.name)
+            played = self.store.results(game.name, player=self.store.player)
         except StoreError:
             played = None
         if played is not None:
@@ -432,8 +458,12 @@ class Room:
             return
         self.tty.say(f"You sit down at {game.title}.")
         self.tty.say()
-        play_game(front_end.module, self.tty, self.store,
-                  seed=new_seed(self.seeds), options=dict(game.play_options))
+        self.playing = game
+        try:
+            play_game(front_end.module, self.tty, self.store,
+                      seed=new_seed(self.seeds), options=dict(game.play_options))
+        finally:
+            self.playing = None
         self.tty.say()
         self.tty.say("You are back in the machine room.")
 
@@ -447,9 +477,10 @@ class Room:
     def help(self) -> None:
         added = [(command.phrase.upper(), help_about(command))
                  for command in self.extras.values()]
-        column = help_column([usage for usage, _ in HELP + tuple(added)])
+        column = help_column([usage for usage, _ in self.help_rows + tuple(added)])
         self.tty.say("You can type:")
-        self.say_lines([help_row(usage, about, column) for usage, about in HELP])
+        self.say_lines([help_row(usage, about, column)
+                        for usage, about in self.help_rows])
         self.tty.say(HELP_NOTES)
         if added:
             self.tty.say("The machines add:")
@@ -459,7 +490,7 @@ class Room:
     def choices(self) -> dict[str, list[str]]:
         """What Tab completes at the room's prompt, by the words before it."""
         machines = [game.name for game in self.games]
-        offers = {"": list(VERBS) + machines, "play": machines,
+        offers = {"": list(self.verbs) + machines, "play": machines,
                   "look": ["at"] + machines, "look at": machines}
         for command in self.extras.values():
             words = command.phrase.lower().split()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import getpass
 import re
 import sqlite3
 import sys
@@ -32,6 +33,24 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("retro", appauthor=False))
 
 
+NAME = re.compile(r"[A-Za-z0-9_-]{1,16}")
+CONSOLE = "you"  # the console player's name when the login will not do
+
+
+def is_name(text: str) -> bool:
+    """Whether `text` is a player's name: letters, digits, - and _."""
+    return NAME.fullmatch(text) is not None
+
+
+def console_player() -> str:
+    """The name of the player at the console: the login name, if it will do."""
+    try:
+        login = getpass.getuser().lower()
+    except (OSError, KeyError, ImportError):  # no login name at all
+        return CONSOLE
+    return login if is_name(login) else CONSOLE
+
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the record of finished games
     ("""CREATE TABLE results (
@@ -48,6 +67,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value TEXT NOT NULL,
             updated_at TEXT NOT NULL)""",
      "CREATE INDEX results_by_game ON results (game, id)"),
+    # 3: whose game each was; the older ones were the console player's
+    ("ALTER TABLE results ADD COLUMN player TEXT NOT NULL DEFAULT ''",
+     "UPDATE results SET player = :owner"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -66,6 +88,7 @@ class Result:
     outcome: str
     seed: int | None = None
     detail: dict = field(default_factory=dict)
+    player: str = ""
 
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
@@ -77,9 +100,14 @@ class Store:
     def __init__(self, connection: sqlite3.Connection,
                  path: Path | None = None,
                  clock: Callable[[], datetime] | None = None,
-                 notice: Callable[[str], None] | None = None):
+                 notice: Callable[[str], None] | None = None,
+                 player: str | None = None):
         self.db = connection
         self.path = path
+        self.console = console_player()
+        self.player = (player or self.console).lower()
+        if not is_name(self.player):
+            raise ValueError(f"not a player's name: {player!r}")
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.notice: Callable[[str], None] = notice or _warn
         self._noticed: set = set()  # damage already told, told only once
@@ -137,7 +165,7 @@ class Store:
                                  f"this Retro's {SCHEMA_VERSION}")
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[number - 1]:
-                    self.db.execute(statement)
+                    self.db.execute(statement, {"owner": console_player()})
                 self.db.execute(f"PRAGMA user_version = {number}")
 
     @property
@@ -184,28 +212,30 @@ class Store:
         """Record one finished game."""
         when = self.clock().isoformat(timespec="seconds")
         row = (game, when, str(score), str(outcome),
-               None if seed is None else str(seed), _to_json(detail or {}))
+               None if seed is None else str(seed), _to_json(detail or {}),
+               self.player)
         with self.transaction(), _guard("written"):
             self.db.execute(
-                "INSERT INTO results (game, played_at, score, outcome, seed, detail)"
-                " VALUES (?, ?, ?, ?, ?, ?)", row)
-    def results(self, game: str | None = None) -> list[Result]:
-        """Finished games, oldest first; only `game`'s if it is given."""
-        query = ("SELECT id, game, played_at, score, outcome, seed, detail"
-                 " FROM results")
+                "INSERT INTO results (game, played_at, score, outcome, seed,"
+                " detail, player) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+    def results(self, game: str | None = None,
+                player: str | None = None) -> list[Result]:
+        """Finished games, oldest first; only `game`'s, `player`'s if given."""
+        query = ("SELECT id, game, played_at, score, outcome, seed, detail,"
+                 " player FROM results WHERE (:game IS NULL OR game = :game)"
+                 " AND (:player IS NULL OR player = :player) ORDER BY id")
         with _guard("read"):
-            rows = (self.db.execute(query + " WHERE game = ? ORDER BY id", (game,))
-                    if game is not None else
-                    self.db.execute(query + " ORDER BY id")).fetchall()
+            rows = self.db.execute(query, {"game": game,
+                                           "player": player}).fetchall()
         results, damaged = [], set()
-        for number, name, when, score, outcome, seed, detail in rows:
+        for number, name, when, score, outcome, seed, detail, whose in rows:
             readable_seed, readable_detail = _seed(seed), _detail(detail)
             if readable_detail is None or (seed is not None
                                            and readable_seed is None):
                 damaged.add(("result", number))
             results.append(Result(_text(name), _text(when), _text(score),
                                   _text(outcome), readable_seed,
-                                  readable_detail or {}))
+                                  readable_detail or {}, _text(whose)))
         news = damaged - self._noticed
         if news:
             self._noticed |= news
@@ -272,6 +302,12 @@ class Store:
         """Forget `key` (nothing happens if it was never stored)."""
         with self.transaction(), _guard("written"):
             self.db.execute("DELETE FROM state WHERE key = ?", (key,))
+
+    def own(self, key: str) -> str:
+        """The key of this player's own copy of `key`."""
+        if self.player == self.console:
+            return key  # as it was when the store had one player
+        return f"{key}/{self.player}"
 
     def close(self) -> None:
         self.db.close()

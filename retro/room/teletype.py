@@ -5,7 +5,9 @@ Tangled from literate/teletype.md, which explains it.
 """
 from __future__ import annotations
 
+import enum
 import os
+import queue
 import re
 import sys
 import time
@@ -131,14 +133,17 @@ class Carriage:
     def cut(self, word: str, out: list[str]) -> None:
         """Strike `word`, folding wherever the margin falls inside it."""
         line: list[str] = []
+        before = ""   # the grapheme struck last on this line
         for grapheme in graphemes(word):
-            width = cells(grapheme)
+            width = max(cells(before + grapheme) - cells(before), 0)
             if line and self.column + width > self.width:
                 out.append("".join(line))
-                line = []
+                line, before = [], ""
                 self.new_line(out)
+                width = cells(grapheme)
             line.append(grapheme)
             self.column += width
+            before = grapheme
         out.append("".join(line))
 
 
@@ -261,6 +266,63 @@ class StreamTeletype(Teletype):
     def _print(self, text: str) -> None:
         self.pace.type(text, self.outstream.write, self.outstream.flush)
         self.outstream.flush()
+
+
+class Signal(enum.Enum):
+    """What a connection may put in a line teletype's queue for a line."""
+
+    INTERRUPT = "Ctrl-C"
+    HANG_UP = "the line is gone"
+    GOING_DOWN = "the system is going down"
+
+
+class LineTeletype(Teletype):
+    """A teletype at the far end of a network line: a queue in, `send` out."""
+
+    def __init__(self, lines: queue.Queue, send: Callable[[str], object], *,
+                 idle: float | None = None, **options):
+        super().__init__(**options)
+        self.lines, self.send, self.idle = lines, send, idle
+        self.ended = False
+        self.typed: list[str] = []  # printed, not yet sent
+
+    def ask(self, prompt: str, choices: Choices = (),
+            history: str = "game") -> str:
+        """Print `prompt`, wait for the next line, return it cleaned."""
+        if self.ended:
+            raise EOFError
+        self._type(self._fold(str(prompt)) + self.carriage.flush())
+        self.flush()
+        try:
+            line = self.lines.get(timeout=self.idle)
+        except queue.Empty:
+            line = None
+        if isinstance(line, (str, bytes)):
+            answer = clean(line)
+            self._keep(self._fold(answer + "\n"))  # their terminal showed it
+            return answer
+        self._keep(self._fold("\n"))
+        self.carriage.home()
+        if line is Signal.INTERRUPT or (line is Signal.GOING_DOWN
+                                        and history != "room"):
+            self.ended = line is Signal.GOING_DOWN
+            raise KeyboardInterrupt
+        self.ended = True
+        if line is None:
+            self.say(f"*** NOTHING TYPED FOR {self.idle:g} SECONDS: "
+                     f"THE LINE IS CLOSED ***")
+            self.flush()
+        raise EOFError
+
+    def _print(self, text: str) -> None:
+        self.pace.type(text, self.typed.append, self.flush)
+
+    def flush(self) -> None:
+        """Send what has been printed since the last send."""
+        if self.typed:
+            text = "".join(self.typed)
+            self.typed.clear()
+            self.send(text)
 
 
 class TerminalTeletype(Teletype):

@@ -1,0 +1,428 @@
+"""The served room under load: people, saturation, faults and SSH.
+
+    python benchmarks/serve.py [--parts people,saturation,faults,ssh]
+                               [--people 10,100] [--rounds 100]
+                               [--seconds 15] [--no-profile]
+
+Everything talks to `retro serve` on 127.0.0.1 only, started as a
+subprocess with a temporary RETRO_HOME; every loop is bounded in count and
+in time. The clients are asyncio streams in this process.
+
+- people: N players (10, then 100) connect at once, give a name and play a
+  whole mind-reader match against Shannon's machine (random h/t, thinking
+  0.3-0.9 s before each play). Reported: how many finished, the p50 and
+  p99 time from a line sent to the next prompt received, whether SCORES
+  (the store) holds one result under each name, and the server's peak
+  resident memory (VmHWM). Targets at 100: all finish, p99 < 100 ms,
+  RSS < 200 MB.
+- saturation: 50 players answering as fast as the server does, for
+  --seconds: lines per second, p50/p99, the server's CPU per line, split
+  between the event loop's thread and the sessions' threads; then the
+  same run under cProfile (every thread), its top functions by own time.
+- faults: (a) 20 fast players; `kill -9` of the server after 4 s; a
+  restart on the same store: every match a client saw finish is in the
+  store exactly once, nothing is recorded twice or for a name that never
+  played, and the store passes SQLite's integrity check and opens without
+  being set aside. (b) 10 players at a brisk pace (0.1-0.3 s), alone and
+  then beside 20 silent clients (10 that never read, 10 that stop at the
+  name prompt) and one that sends 10 MB of garbage: p99 with and without.
+- ssh: one asyncssh client plays a Penney bet end to end.
+
+A whole default run takes about four minutes; --rounds 20 --people 10,30
+--seconds 5 is a quick look.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+LIMIT = 600.0  # no part runs longer than this, in seconds
+
+PROFILED = r"""
+import cProfile, pstats, sys, threading, time
+profiles, lock, plain_run = [], threading.Lock(), threading.Thread.run
+def run(self):
+    profile = cProfile.Profile(time.thread_time)  # CPU, not waiting
+    profile.enable()
+    try:
+        plain_run(self)
+    finally:
+        profile.disable()
+        with lock:
+            profiles.append(profile)
+threading.Thread.run = run
+main_profile = cProfile.Profile(time.thread_time)
+main_profile.enable()
+from retro.cli import main
+code = main(sys.argv[2:])
+main_profile.disable()
+with lock:
+    stats = pstats.Stats(main_profile, *profiles)
+stats.dump_stats(sys.argv[1])
+sys.exit(code)
+"""
+
+
+class Served:
+    """`retro serve` as a subprocess, on a free port."""
+
+    def __init__(self, home: Path, *extra: str, profile: Path | None = None):
+        self.home = home
+        env = dict(os.environ, RETRO_HOME=str(home))
+        command = [sys.executable, "-m", "retro"]
+        if profile is not None:
+            command = [sys.executable, "-c", PROFILED, str(profile)]
+        self.process = subprocess.Popen(
+            command + ["serve", "--telnet", "0", "--max-players", "500",
+                       *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True)
+        self.ports = {}
+        for _ in range(1 + ("--ssh" in extra)):
+            line = self.process.stdout.readline()
+            found = re.search(r"(telnet|ssh) on \S+ port (\d+)", line)
+            assert found, f"no ready line: {line!r}"
+            self.ports[found.group(1)] = int(found.group(2))
+        self.port = self.ports["telnet"]
+
+    def rss_peak_mb(self) -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far: the main (event loop) thread, the others."""
+        tick = os.sysconf("SC_CLK_TCK")
+        loop = others = 0.0
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            seconds = (int(fields[11]) + int(fields[12])) / tick
+            if task.name == str(self.process.pid):
+                loop += seconds
+            else:
+                others += seconds
+        return {"loop": loop, "sessions": others}
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(30)
+        finally:
+            self.process.kill()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+class Client:
+    """One telnet player: lines out, prompts back, each wait timed."""
+
+    PROMPTS = (b"? ", b"> ")
+
+    def __init__(self, name: str):
+        self.name, self.latencies, self.finished = name, [], []
+        self.lines = 0
+
+    async def connect(self, port: int) -> None:
+        self.reader, self.writer = await asyncio.open_connection(HOST, port)
+        await self.until(b"? ")
+
+    async def until(self, ending: bytes | tuple = PROMPTS) -> str:
+        """Read until what has come ends with a prompt; the text."""
+        got = b""
+        while not got.endswith(ending):
+            data = await self.reader.read(65536)
+            if not data:
+                raise ConnectionError(f"{self.name}: closed after {got[-200:]!r}")
+            got += data
+        return got.decode("utf-8", "replace")
+
+    async def send(self, line: str, ending=PROMPTS) -> str:
+        sent = time.perf_counter()
+        self.writer.write(line.encode() + b"\r\n")
+        text = await self.until(ending)
+        self.latencies.append(time.perf_counter() - sent)
+        self.lines += 1
+        return text
+
+    async def match(self, rng: random.Random, think: tuple[float, float],
+                    plays: str = "ht") -> str:
+        """A whole mind-reader match against Shannon's machine; its score."""
+        await self.send("play 1")
+        text = await self.send("")  # the opponent: Shannon's, as the AWK
+        for _ in range(400):  # a match is at most 100 rounds
+            if text.endswith("> "):
+                score = re.findall(r"\((\d+-\d+)\)", text)[-1]
+                self.finished.append(score)
+                return score
+            if think[1]:
+                await asyncio.sleep(rng.uniform(*think))
+            text = await self.send(rng.choice(plays))
+        raise RuntimeError("a match that never ended")
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def figures(latencies: list[float]) -> str:
+    return (f"p50 {1000 * percentile(latencies, .5):6.1f} ms  "
+            f"p99 {1000 * percentile(latencies, .99):6.1f} ms  "
+            f"max {1000 * max(latencies):6.1f} ms  ({len(latencies)} lines)")
+
+
+async def players(port: int, count: int, prefix: str, rng: random.Random,
+                  think: tuple[float, float], matches: int = 1,
+                  until: float | None = None, plays: str = "ht") -> list:
+    """`count` clients, each playing `matches` (or until the clock)."""
+    async def one(number: int) -> Client:
+        client = Client(f"{prefix}{number}")
+        await client.connect(port)
+        await client.send(client.name)
+        own = random.Random(rng.random())
+        for _ in range(matches):
+            if until is not None and time.monotonic() > until:
+                break
+            await client.match(own, think, plays)
+        return client
+    return await asyncio.gather(*(one(n) for n in range(count)),
+                                return_exceptions=True)
+
+
+def results_by_player(home: Path) -> dict[str, int]:
+    with sqlite3.connect(home / "retro.sqlite3") as db:
+        rows = db.execute("SELECT player, count(*) FROM results"
+                          " WHERE game = 'mindreader' GROUP BY player")
+        return dict(rows.fetchall())
+
+
+def failures(clients: list) -> list:
+    return [c for c in clients if isinstance(c, BaseException)]
+
+
+async def people(counts: list[int], rounds_think) -> None:
+    print("== people: a whole mind-reader match each, thinking 0.3-0.9 s")
+    for count in counts:
+        with tempfile.TemporaryDirectory() as home:
+            served = Served(Path(home))
+            started = time.monotonic()
+            clients = await asyncio.wait_for(players(
+                served.port, count, "p", random.Random(count), (0.3, 0.9)),
+                LIMIT)
+            took = time.monotonic() - started
+            done = [c for c in clients if not isinstance(c, BaseException)
+                    and c.finished]
+            latencies = [t for c in done for t in c.latencies]
+            stored = results_by_player(Path(home))
+            right = sum(stored.get(c.name) == 1 for c in done)
+            rss = served.rss_peak_mb()
+            for c in done:
+                c.close()
+            status = served.stop()
+        print(f"{count:4d} players: {len(done)}/{count} finished in "
+              f"{took:5.1f} s; {figures(latencies)}")
+        print(f"     store: {right} of {count} names hold their one result "
+              f"({sum(stored.values())} results); server RSS peak "
+              f"{rss:.0f} MB; exit {status}")
+        for error in failures(clients)[:3]:
+            print(f"     failed: {error!r}")
+
+
+async def saturation(count: int, seconds: float, profile: bool) -> None:
+    print(f"== saturation: {count} players answering at once, {seconds:g} s")
+    with tempfile.TemporaryDirectory() as home:
+        served = Served(Path(home))
+        before, started = served.cpu(), time.monotonic()
+        clients = await asyncio.wait_for(players(
+            served.port, count, "s", random.Random(7), (0, 0), matches=10 ** 6,
+            until=time.monotonic() + seconds), LIMIT)
+        took, after = time.monotonic() - started, served.cpu()
+        done = [c for c in clients if not isinstance(c, BaseException)]
+        lines = sum(c.lines for c in done)
+        latencies = [t for c in done for t in c.latencies]
+        served.stop()
+    cpu = {part: after[part] - before[part] for part in after}
+    print(f"  {lines / took:7.0f} lines/s; {figures(latencies)}; "
+          f"{len(failures(clients))} failed")
+    print(f"  server CPU per line: {1000 * sum(cpu.values()) / lines:.2f} ms"
+          f" (event loop {1000 * cpu['loop'] / lines:.2f} ms, sessions "
+          f"{1000 * cpu['sessions'] / lines:.2f} ms)")
+    if profile:
+        await profiled(count, seconds)
+
+
+async def profiled(count: int, seconds: float) -> None:
+    import pstats
+
+    with tempfile.TemporaryDirectory() as home:
+        dump = Path(home) / "serve.prof"
+        served = Served(Path(home) / "home", profile=dump)
+        clients = await asyncio.wait_for(players(
+            served.port, count, "s", random.Random(7), (0, 0), matches=10 ** 6,
+            until=time.monotonic() + seconds / 2), LIMIT)
+        lines = sum(c.lines for c in clients
+                    if not isinstance(c, BaseException))
+        served.stop()
+        stats = pstats.Stats(str(dump))
+    total = sum(row[2] for row in stats.stats.values())
+    print(f"  profile (cProfile, every thread; {lines} lines; own time, "
+          f"share of {1000 * total / max(lines, 1):.2f} ms a line "
+          f"under the profiler):")
+    rows = sorted(stats.stats.items(), key=lambda item: -item[1][2])
+    for (path, line, name), (_, calls, own, _, _) in rows[:14]:
+        where = f"{Path(path).name}:{line}" if line else path
+        print(f"    {100 * own / total:5.1f}%  {name[:38]:<38} {where[:34]}")
+
+
+async def kill_mid_load() -> None:
+    print("== faults (a): kill -9 in the middle of 20 fast players, restart")
+    with tempfile.TemporaryDirectory() as home:
+        served = Served(Path(home))
+        clients = [Client(f"k{n}") for n in range(20)]
+
+        async def play(client: Client) -> None:
+            await client.connect(served.port)
+            await client.send(client.name)
+            rng = random.Random(client.name)
+            while True:  # until the server is killed under it
+                await client.match(rng, (0, 0), plays="h")
+        tasks = [asyncio.ensure_future(play(c)) for c in clients]
+        await asyncio.sleep(4.0)
+        served.kill()
+        await asyncio.wait(tasks, timeout=30)
+        reported = {c.name: len(c.finished) for c in clients}
+        warnings = []
+        restarted = Served(Path(home))
+        restarted.stop()
+        from retro.room.store import Store
+
+        store = Store.open(Path(home) / "retro.sqlite3", warn=warnings.append)
+        results = store.results("mindreader")
+        check = store.db.execute("PRAGMA integrity_check").fetchone()[0]
+        seeds = [(r.player, r.seed) for r in results]
+        stored = {name: sum(r.player == name for r in results)
+                  for name in reported}
+        store.close()
+    short = [n for n in reported if stored[n] < reported[n]]
+    extra = [n for n in reported if stored[n] > reported[n] + 1]
+    strangers = {r.player for r in results} - set(reported)
+    print(f"  {sum(reported.values())} matches seen finished by the clients,"
+          f" {len(results)} in the store after the restart")
+    print(f"  missing for {len(short)} players; more than one unseen match "
+          f"for {len(extra)}; unknown names {len(strangers)}; recorded twice "
+          f"{len(seeds) - len(set(seeds))}; integrity_check {check}; "
+          f"set aside on opening: {'yes' if warnings else 'no'}")
+
+
+async def silent_and_garbage() -> None:
+    print("== faults (b): 10 players at 0.1-0.3 s, alone and beside 20 "
+          "silent clients and 10 MB of garbage")
+    for company in (False, True):
+        with tempfile.TemporaryDirectory() as home:
+            served = Served(Path(home))
+            others, garbage = [], None
+            if company:
+                others = [await asyncio.open_connection(HOST, served.port)
+                          for _ in range(20)]
+                for reader, _ in others[10:]:
+                    await reader.readuntil(b"? ")  # read the prompt, no more
+                garbage = asyncio.ensure_future(flood(served.port))
+            clients = await asyncio.wait_for(players(
+                served.port, 10, "b", random.Random(3), (0.1, 0.3),
+                matches=1), LIMIT)
+            latencies = [t for c in clients if not isinstance(c, BaseException)
+                         for t in c.latencies]
+            sent = await garbage if garbage else None
+            for _, writer in others:
+                writer.close()
+            served.stop()
+        print(f"  {'with' if company else 'alone'}: {figures(latencies)}; "
+              f"{len(failures(clients))} failed"
+              + (f"; the garbage client got {sent}" if company else ""))
+
+
+async def flood(port: int) -> str:
+    """Send 10 MB of random bytes; how far it got."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    garbage, sent = random.Random(1).randbytes(10 * 2 ** 20), 0
+    try:
+        for start in range(0, len(garbage), 65536):
+            writer.write(garbage[start:start + 65536])
+            await asyncio.wait_for(writer.drain(), 10)
+            sent = start + 65536
+    except (ConnectionError, asyncio.TimeoutError) as error:
+        return f"cut off after {sent // 1024} KB ({type(error).__name__})"
+    finally:
+        writer.close()
+    return f"all {sent // 2 ** 20} MB accepted"
+
+
+async def ssh_bet() -> None:
+    print("== ssh: one asyncssh client bets at Penney's game")
+    import asyncssh
+
+    with tempfile.TemporaryDirectory() as home:
+        served = Served(Path(home), "--ssh", "0")
+        started = time.monotonic()
+        async with asyncssh.connect(HOST, served.ports["ssh"], username="sam",
+                                    known_hosts=None,
+                                    client_keys=None) as connection:
+            process = await connection.create_process(term_type="vt100")
+            seen = ""
+            for answer, wanted in (("", "> "), ("penney", "(y/n) "),
+                                   ("y", "tosses? "), ("HHT", "pennies? "),
+                                   ("10", "(y/n) "), ("q", "> ")):
+                if answer:
+                    process.stdin.write(answer + "\n")
+                while not seen.endswith(wanted):
+                    seen += await asyncio.wait_for(process.stdout.read(4096),
+                                                   30)
+            process.stdin.write("quit\n")
+        took = time.monotonic() - started
+        served.stop()
+        with sqlite3.connect(Path(home) / "retro.sqlite3") as db:
+            rows = db.execute("SELECT player, score FROM results").fetchall()
+    after = re.findall(r"You have (\d+) pennies", seen)[-1]
+    print(f"  connected, named by the SSH user, bet and left in {took:.2f} s;"
+          f" {after} pennies; the store holds {rows}")
+
+
+async def main(args) -> None:
+    parts = args.parts.split(",")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+          f"(other programs share this machine's time)")
+    if "people" in parts:
+        await people([int(n) for n in args.people.split(",")], args)
+    if "saturation" in parts:
+        await saturation(50, args.seconds, not args.no_profile)
+    if "faults" in parts:
+        await kill_mid_load()
+        await silent_and_garbage()
+    if "ssh" in parts:
+        await ssh_bet()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--parts", default="people,saturation,faults,ssh")
+    parser.add_argument("--people", default="10,100")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--no-profile", action="store_true")
+    args = parser.parse_args()
+    asyncio.run(asyncio.wait_for(main(args), 4 * LIMIT))

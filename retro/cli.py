@@ -117,9 +117,10 @@ def add_play_command(subparsers, chosen: str | None) -> None:
         before = {action.dest for action in one._actions}
         if game.name == chosen:
             add_game_options(one, game)
+        added = tuple(action.dest for action in one._actions
+                      if action.dest not in before)
         one.set_defaults(func=play_command, game=game.name,
-                         game_options=tuple(action.dest for action in one._actions
-                                            if action.dest not in before))
+                         game_options=added)
 
 
 def add_game_options(parser, game) -> None:
@@ -205,8 +206,8 @@ def play_command(args) -> int:
     game = game_called(args.game)
     front_end = import_front_end(game)
     if front_end.module is None:
-        print(f"retro play: {game.title} is out of order ({front_end.trouble})",
-              file=sys.stderr)
+        print(f"retro play: {game.title} is out of order "
+              f"({front_end.trouble})", file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else new_seed()
     options = {name: getattr(args, name) for name in args.game_options}

@@ -21,7 +21,8 @@ def number_in(text: str) -> int | None:
 
 def quoted(text: str, width: int = 20) -> str:
     """Typed text for a message: in double quotes, cut to `width`."""
-    text = "".join(char if char.isprintable() else "?" for char in text[:width + 1])
+    text = "".join(char if char.isprintable() else "?"
+                   for char in text[:width + 1])
     return f'"{text[:width]}..."' if len(text) > width else f'"{text}"'
 
 
@@ -50,7 +51,8 @@ def whole_number(low: int, high: int | None = None):
                 f"must not be negative: {value}" if low == 0
                 else f"must be at least {low}: {value}")
         if high is not None and value > high:
-            raise argparse.ArgumentTypeError(f"must be at most {high}: {value}")
+            raise argparse.ArgumentTypeError(
+                f"must be at most {high}: {value}")
         return value
     return read
 

@@ -22,7 +22,8 @@ GAMES: tuple[Game, ...] = (
          ("mind reader", "shannon", "mrm", "awk", "reader"),
          "A grey relay cabinet with two lamps and a lever: Shannon's MIND "
          "READER. It plays matching pennies and learns how you choose.",
-         ("mindreader", "machines", "seer", "mrm", "scp", "mixer", "umpire"),
+         ("mindreader", "machines", "seer", "mrm", "scp", "mixer", "people",
+          "umpire"),
          play_options=(("ask_opponent", True),)),
     Game("flip", "Flip", ("coin", "basic"),
          "A terminal with a coin taped to its side: FLIP, out of More "
@@ -73,11 +74,13 @@ COMMANDS: tuple[Command, ...] = (
             "HER's matchboxes, her training, and the theory of the game"),
     Command("penney", "retro.games.penney",
             "the exact odds and waiting times of Penney's game"),
+    Command("serve", "retro.room.serve",
+            "open the machine room to many players over telnet and SSH"),
 )
 
 
-HOUSE_CHAPTERS = ("room", "teletype", "store", "house")
-TOOLCHAIN_CHAPTERS = ("tangle", "weave", "cli")
+HOUSE_CHAPTERS = ("room", "teletype", "store", "serve", "house")
+TOOLCHAIN_CHAPTERS = ("tangle", "weave", "figures", "cli")
 
 
 def book_parts() -> tuple[tuple[str, tuple[str, ...]], ...]:

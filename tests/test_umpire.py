@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from retro.cli import main
 from retro.engines import umpire
-from retro.engines.machines import MACHINES
+from retro.engines.machines import MACHINES, PLAYERS
 from retro.engines.umpire import (MAX_LENGTH, WORK_LIMIT, TournamentError,
                                   check_work, fold, game_rngs, most_games,
                                   one_game, play_game, render_table,
@@ -247,8 +247,10 @@ def test_list_prints_one_machine_per_line_name_first(capsys):
     status, out, _ = run(capsys, "--list")
     assert status == 0
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == list(MACHINES)
+    assert [line.split()[0] for line in lines] == list(MACHINES) + list(PLAYERS)
     assert all(len(line.split()) > 1 for line in lines)
+    assert [line.split()[1] == "(player)" for line in lines] == \
+        [False] * len(MACHINES) + [True] * len(PLAYERS)
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -54,7 +54,8 @@ class Position:
 def start(rows: int = 3, cols: int = 3) -> Position:
     """The opening position: a full row of pawns on each side, O to move."""
     if rows < 2 or cols < 1:
-        raise ValueError(f"a board needs 2 rows and 1 column, not {rows}x{cols}")
+        raise ValueError(
+            f"a board needs 2 rows and 1 column, not {rows}x{cols}")
     return Position(SECOND * cols + EMPTY * (cols * (rows - 2)) + FIRST * cols,
                     cols)
 
@@ -96,7 +97,9 @@ def winner(position: Position) -> str | None:
 
 
 def result(position: Position) -> tuple[str | None, str]:
-    """(winner, why): why is "row", "pawns" or "blocked"; (None, "") if not over."""
+    """(winner, why): why is "row", "pawns" or "blocked".
+
+    (None, "") if the game is not over."""
     if FIRST in position.row(0):
         return FIRST, "row"
     if SECOND in position.row(position.rows - 1):
@@ -163,9 +166,10 @@ def parse_move(text: str, squares: int = 9) -> Move | str:
     """The move typed as '7-4', '74' or '7 4'; a string says what is wrong."""
     shape = MOVE_SHAPE.fullmatch(text.strip())
     if shape is None or shape.group(2) is None and len(shape.group(1)) < 2:
-        return "TYPE A MOVE AS THE SQUARE YOU LEAVE AND THE SQUARE YOU GO TO: 7-4."
+        return ("TYPE A MOVE AS THE SQUARE YOU LEAVE AND THE SQUARE YOU "
+                "GO TO: 7-4.")
     first, second = shape.groups()
-    if second is None:                  # run together: the last digit is the end
+    if second is None:          # run together: the last digit is the end
         first, second = first[:-1], first[-1]
     numbers = []
     for typed in (first, second):

@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from retro.engines.hexapawn_rules import EMPTY as EMPTY_SQUARE
-from retro.engines.hexapawn_rules import (FIRST, Move, Position, after, legal_moves,
-                                  other, start, winner)
+from retro.engines.hexapawn_rules import (FIRST, Move, Position, after,
+                                          legal_moves, other, start, winner)
 
 MAX_ROWS = 5                 # 3 ** 5 = 243 codes: a column is one byte
 EMPTY, MINE, THEIRS = 0, 1, 2
@@ -45,9 +45,11 @@ class Search:
 
     def __init__(self, rows: int = 3):
         if not 2 <= rows <= MAX_ROWS:
-            raise ValueError(f"the search handles 2 to {MAX_ROWS} rows, not {rows}")
+            raise ValueError(
+                f"the search handles 2 to {MAX_ROWS} rows, not {rows}")
         self.rows = rows
-        self.squares = [column_squares(code, rows) for code in range(3 ** rows)]
+        self.squares = [column_squares(code, rows)
+                        for code in range(3 ** rows)]
         self.turning = turning_table(rows)
         self.known: dict[tuple[bytes, ...], bool] = {}
         self.part_facts: dict[bytes, Facts] = {}
@@ -65,7 +67,8 @@ class Search:
     def position(self, position: Position) -> tuple[bytes, ...]:
         """A position of the rules chapter, as the search keeps it."""
         if position.rows != self.rows:
-            raise ValueError(f"a {position.rows}-row position in a {self.rows}-row search")
+            raise ValueError(f"a {position.rows}-row position in a "
+                             f"{self.rows}-row search")
         mine = position.to_move
         value = {EMPTY_SQUARE: EMPTY, mine: MINE, other(mine): THEIRS}
         home_first = (range(self.rows - 1, -1, -1) if mine == FIRST
@@ -76,7 +79,8 @@ class Search:
         return tuple(sorted(self.split(board)))
 
     def split(self, board: bytes) -> list[bytes]:
-        """The board's parts: cut at inert columns, each as its mirror-smaller self."""
+        """The board's parts: cut at inert columns, each mirrored to its
+        smaller self."""
         parts, begin = [], 0
         for i in range(len(board) + 1):
             if i == len(board) or self.inert(board, i):
@@ -120,7 +124,8 @@ class Search:
                 if column[row + forward] == EMPTY:
                     yield col, row, col
                 for to in (col - 1, col + 1):
-                    if 0 <= to < len(part) and squares[part[to]][row + forward] == enemy:
+                    if (0 <= to < len(part)
+                            and squares[part[to]][row + forward] == enemy):
                         yield col, row, to
 
     def facts(self, part: bytes) -> Facts:
@@ -129,21 +134,24 @@ class Search:
             last = self.rows - 1
             turned = part.translate(self.turning)
             known = self.part_facts[part] = Facts(
-                wins_now=any(row + 1 == last for _, row, _ in self.steps(part, MINE)),
+                wins_now=any(row + 1 == last
+                             for _, row, _ in self.steps(part, MINE)),
                 threatened=any(row == 1 for _, row, _ in self.steps(part, THEIRS)),
                 turned=min(turned, turned[::-1]))
         return known
 
 
     def replies(self, part: bytes) -> tuple[tuple[bytes, ...], ...]:
-        """Each move of the side to move here, as the parts it leaves, turned round."""
+        """Each move of the side to move here, as the parts it leaves,
+        turned round."""
         known = self.part_replies.get(part)
         if known is None:
             known = []
             for col, row, to in self.steps(part, MINE):
                 board = bytearray(part)
                 board[col] -= MINE * 3 ** row
-                board[to] += (MINE - self.squares[board[to]][row + 1]) * 3 ** (row + 1)
+                there = self.squares[board[to]][row + 1]
+                board[to] += (MINE - there) * 3 ** (row + 1)
                 parts = self.split(bytes(board).translate(self.turning))
                 if not any(self.facts(p).wins_now for p in parts):
                     known.append(tuple(parts))

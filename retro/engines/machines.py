@@ -92,6 +92,27 @@ MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
     })
 
 
+PLAYERS: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
+    MappingProxyType({
+        "human-switcher": (lazy("retro.engines.people", "Switcher"),
+                           "like a person: switches sides 6 times in 10"),
+        "human-run-avoider": (lazy("retro.engines.people", "RunAvoider"),
+                              "like a person: avoids runs, never more "
+                              "than 4"),
+        "human-balancer": (lazy("retro.engines.people", "Balancer"),
+                           "like a person: evens out its last 6 plays"),
+        "human-tiring": (lazy("retro.engines.people", "Tiring"),
+                         "like a person: starts at random, tires into "
+                         "a habit"),
+        "human-reactive": (lazy("retro.engines.people", "Reactive"),
+                           "like a person: stays after a win, shifts "
+                           "after a loss"),
+        "human": (lazy("retro.engines.people", "Human"),
+                  "a person: one of the habits above, drawn for each "
+                  "game"),
+    })
+
+
 class MachineError(ValueError):
     """A machine that cannot be made; the message is one line."""
 
@@ -99,10 +120,11 @@ class MachineError(ValueError):
 def make_machine(name: str, rng: random.Random) -> Machine:
     """A fresh machine called `name` that draws its chance from `rng`."""
     try:
-        factory, _ = MACHINES[name]
+        factory, _ = MACHINES[name] if name in MACHINES else PLAYERS[name]
     except KeyError:
         raise MachineError(f"no machine called {quoted(name)}; "
-                           f"try one of {', '.join(MACHINES)}") from None
+                           f"try one of {', '.join(MACHINES)} or a "
+                           f"player: {', '.join(PLAYERS)}") from None
     try:
         return factory(rng)
     except (ImportError, AttributeError) as error:

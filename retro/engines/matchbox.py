@@ -33,7 +33,7 @@ class Box:
 
     @property
     def key(self) -> str:
-        """How the store knows the box: the side, then the lid, 'X:XXX/.O./O.O'."""
+        """The store's name for the box: side, then lid, 'X:XXX/.O./O.O'."""
         return f"{self.side}:{self.lid.key}"
 
     @property
@@ -70,7 +70,8 @@ def matchboxes() -> tuple[Box, ...]:
         frontier, move = following, move + 1
     counted = {FIRST: 0, SECOND: 0}
     boxes = []
-    for lid, move in sorted(met.items(), key=lambda item: (item[1], item[0].cells)):
+    for lid, move in sorted(met.items(),
+                            key=lambda item: (item[1], item[0].cells)):
         counted[lid.to_move] += 1
         boxes.append(Box(counted[lid.to_move], move, lid))
     return tuple(boxes)
@@ -82,7 +83,7 @@ def box_index() -> Mapping[str, Box]:
 
 
 def box_for(position: Position) -> tuple[Box, bool]:
-    """The box for `position`, and whether the board is its lid's mirror image."""
+    """The box for `position`, and whether the board mirrors its lid."""
     lid, mirrored = on_the_lid(position)
     return box_index()[f"{lid.to_move}:{lid.key}"], mirrored
 
@@ -112,7 +113,8 @@ def fresh(name: str = "HER") -> Robot:
     if name not in ("HER", "HIM"):
         raise ValueError(f"the robots are HER and HIM, not {name}")
     return Robot(name, name == "HIM", {
-        box.key: {str(arrow): 1 for arrow in box.arrows} for box in matchboxes()})
+        box.key: {str(arrow): 1 for arrow in box.arrows}
+        for box in matchboxes()})
 
 
 def robot_json(robot: Robot) -> dict:
@@ -128,12 +130,13 @@ def robot_from_json(data) -> Robot | None:
         beads = {}
         for box in matchboxes():
             held = stored[box.key]
-            counts = {str(arrow): held.get(str(arrow), 0) for arrow in box.arrows}
+            counts = {str(arrow): held.get(str(arrow), 0)
+                      for arrow in box.arrows}
             if not all(type(n) is int and n >= 0 for n in counts.values()):
                 return None
             beads[box.key] = counts
-        return Robot(fallback.name, bool(data.get("rewarded", fallback.rewarded)),
-                     beads)
+        return Robot(fallback.name,
+                     bool(data.get("rewarded", fallback.rewarded)), beads)
     except (KeyError, TypeError, AttributeError, ValueError):
         return None
 
@@ -148,7 +151,9 @@ class Draw:
 
     @property
     def move(self) -> Move:
-        return mirror_move(self.bead, self.box.lid.cols) if self.mirrored else self.bead
+        if self.mirrored:
+            return mirror_move(self.bead, self.box.lid.cols)
+        return self.bead
 
     @property
     def colour(self) -> str:
@@ -180,7 +185,8 @@ class Change:
         return self.box.colour(self.bead)
 
 
-def lesson(robot: Robot, draws: Sequence[Draw], won: bool) -> tuple[Change, ...]:
+def lesson(robot: Robot, draws: Sequence[Draw],
+           won: bool) -> tuple[Change, ...]:
     """What a game teaches the robot that drew `draws`."""
     if won:
         if not robot.rewarded:
@@ -197,7 +203,8 @@ def learn(robot: Robot, changes: Sequence[Change]) -> Robot:
     beads = {key: dict(held) for key, held in robot.beads.items()}
     for change in changes:
         held = beads.setdefault(change.box.key, {})
-        held[str(change.bead)] = max(0, held.get(str(change.bead), 0) + change.beads)
+        bead = str(change.bead)
+        held[bead] = max(0, held.get(bead, 0) + change.beads)
     return replace(robot, beads=beads)
 
 
@@ -226,12 +233,12 @@ class Game:
 
     moves: tuple[Move, ...]
     winner: str
-    reason: str                            # "row", "pawns", "blocked" or "resigned"
+    reason: str            # "row", "pawns", "blocked" or "resigned"
     draws: Mapping[str, tuple[Draw, ...]]  # each side's beads, if a robot
 
 
 def contest(first: Player, second: Player, rng: random.Random) -> Game:
-    """Play a game, `first` moving first; robots draw beads but do not learn."""
+    """Play a game, `first` moving first; robots draw but do not learn."""
     players = {FIRST: first, SECOND: second}
     position, moves = start(), []
     draws: dict[str, list[Draw]] = {FIRST: [], SECOND: []}
@@ -276,7 +283,8 @@ class Training:
 
 def robot_first(first: str, game: int) -> bool:
     if first not in ("robot", "opponent", "alternate"):
-        raise ValueError(f"first must be robot, opponent or alternate, not {first!r}")
+        raise ValueError(f"first must be robot, opponent or alternate, "
+                         f"not {first!r}")
     return first == "robot" or (first == "alternate" and game % 2 == 1)
 
 
@@ -287,12 +295,14 @@ def train(robot: Robot, opponent: Player, games: int, rng: random.Random, *,
     for game in range(1, games + 1):
         leads = robot_first(first, game)
         side = FIRST if leads else SECOND
-        played = contest(robot, opponent, rng) if leads else contest(opponent, robot, rng)
+        played = (contest(robot, opponent, rng) if leads
+                  else contest(opponent, robot, rng))
         won = played.winner == side
         robot = learn(robot, lesson(robot, played.draws[side], won))
         if isinstance(opponent, Robot):
             theirs = other(side)
-            opponent = learn(opponent, lesson(opponent, played.draws[theirs], not won))
+            opponent = learn(opponent, lesson(opponent, played.draws[theirs],
+                                              not won))
         record.append("W" if won else "L")
         firsts.append("R" if leads else "O")
     return Training(robot, opponent, "".join(record), "".join(firsts))

@@ -48,7 +48,8 @@ def common_length(a: str, b: str) -> int:
     return len(a)
 
 def parse_pattern(text: str, length: int | None = None) -> str:
-    """The pattern in `text` ('h t h' gives 'HTH'), or a ValueError saying why not.
+    """The pattern in `text` ('h t h' gives 'HTH'), or a ValueError saying
+    why not.
 
     With `length`, the pattern must have exactly that many tosses.
     """
@@ -65,7 +66,8 @@ def parse_pattern(text: str, length: int | None = None) -> str:
             f"a pattern here has {length}, like {shown}")
     return pattern
 
-def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]:
+def solve(matrix: list[list[Fraction]],
+          right: list[Fraction]) -> list[Fraction]:
     """Solve matrix @ x == right exactly, by Gauss-Jordan elimination.
 
     The chains below always give a nonsingular system: from every window the
@@ -125,7 +127,8 @@ def chain_odds(a: str, b: str) -> Fraction:
 
 def chain_waiting_time(pattern: str) -> Fraction:
     """Expected tosses until `pattern` first shows, from the chain."""
-    e = settle_windows(len(pattern), {bits_of(pattern): ZERO}, cost=Fraction(1))
+    e = settle_windows(len(pattern), {bits_of(pattern): ZERO},
+                       cost=Fraction(1))
     return len(pattern) + sum(e, ZERO) / len(e)
 
 
@@ -178,7 +181,7 @@ def odds_matrix(length: int) -> list[list[Fraction]]:
             for a in range(size)]
 
 def counter(pattern: str) -> str:
-    """The classic reply to X Y Z ...: (not Y) X Y ..., dropping the last toss."""
+    """The classic reply to X Y Z ...: (not Y) X Y ..., less the last toss."""
     if len(pattern) == 1:
         return other_side(pattern)
     return other_side(pattern[1]) + pattern[:-1]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.engines.machines import Machine, make_machine
+from retro.engines.machines import PLAYERS, Machine, make_machine
 
 
 def play_game(a: Machine, b: Machine, plays: Sequence[int]) -> tuple[int, ...]:
@@ -103,7 +103,8 @@ def tournament(a: str, b: str, *, games: int, plays: Sequence[int],
 
 
 MICROSECONDS = {"coin": 0.25, "seer": 1.5, "mrm": 1, "awk": 2.5, "scp": 6,
-                "flip": 2.5, "mixer": 35}   # a play of each, rounded up
+                "flip": 2.5, "mixer": 35,   # a play of each, rounded up
+                **dict.fromkeys(PLAYERS, 2)}   # every player like a person
 GAME_MICROSECONDS = 30     # making a game's machines, sending its wins back
 WORK_LIMIT = 60.0          # seconds of one core: about a minute
 MAX_LENGTH = 100_000       # plays in one game
@@ -186,7 +187,7 @@ def standings(result: Tournament) -> list[Standing]:
 
 
 def render_table(result: Tournament) -> str:
-    """The tournament as the command prints it: a heading and a row a length."""
+    """The tournament as the command prints it: a heading, a row a length."""
     rows = standings(result)
     width = max(12, len(result.a), len(result.b))
     lines = [f"{result.a} against {result.b}: "

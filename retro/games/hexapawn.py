@@ -73,7 +73,8 @@ def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
         champion, reason = result(position)
         if champion is None:
             return None
-        return Game(tuple(moves), champion, reason, {FIRST: (), SECOND: tuple(draws)})
+        return Game(tuple(moves), champion, reason,
+                    {FIRST: (), SECOND: tuple(draws)})
 
     tty.say()
     tty.say(board_text(position))
@@ -103,7 +104,8 @@ def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
 
 
 def bead_list(robot: Robot, box: Box) -> str:
-    return ", ".join(f"{box.colour(arrow)} {arrow}" + (f" (x{count})" if count > 1 else "")
+    return ", ".join(f"{box.colour(arrow)} {arrow}"
+                     + (f" (x{count})" if count > 1 else "")
                      for arrow, count in robot.beads_in(box))
 
 
@@ -192,7 +194,7 @@ def memory_from_json(data) -> Memory | None:
 
 
 def load_her(store) -> Memory:
-    """HER from the store; a fresh HER if there is none, or none worth believing."""
+    """HER from the store; a fresh HER if there is none worth believing."""
     data = store.get(HER_KEY, None,
                      valid=lambda data: memory_from_json(data) is not None)
     return Memory(fresh("HER")) if data is None else memory_from_json(data)
@@ -232,7 +234,8 @@ def her_so_far(memory: Memory) -> str:
     games, won = len(memory.record), memory.record.count("W")
     played = (f"HER HAS PLAYED {plural(games, 'GAME')}: SHE WON {won} AND "
               f"LOST {games - won}." if games else "HER HAS NEVER PLAYED.")
-    return "\n".join((played, boxes_held(memory.her, boxes), why_nineteen(boxes)))
+    return "\n".join((played, boxes_held(memory.her, boxes),
+                      why_nineteen(boxes)))
 
 
 @dataclass(frozen=True)
@@ -247,7 +250,7 @@ class Lesson:
 
 
 def keep(store, lessons: Sequence[Lesson]) -> Memory:
-    """HER as stored, taught `lessons`, and their games recorded: all or none."""
+    """HER as stored, taught `lessons`, their games recorded: all or none."""
     with store.transaction():
         memory = load_her(store)
         for taught in lessons:
@@ -258,7 +261,8 @@ def keep(store, lessons: Sequence[Lesson]) -> Memory:
                 outcome="loss" if taught.her_won else "win", seed=taught.seed,
                 detail={"moves": taught.moves, "ending": taught.ending,
                         "her_game": len(memory.record),
-                        "beads_lost": [{"box": c.box.number, "bead": str(c.bead),
+                        "beads_lost": [{"box": c.box.number,
+                                        "bead": str(c.bead),
                                         "colour": c.colour}
                                        for c in taught.changes]})
         store.put(HER_KEY, memory_json(memory))
@@ -280,7 +284,8 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
     """Teach HER, keep it all in the store, then tell the end of the game."""
     her_won = game.winner == SECOND
     changes = lesson(memory.her, game.draws[SECOND], her_won)
-    lessons = memory.unsaved + (Lesson(changes, her_won, " ".join(map(str, game.moves)),
+    moves = " ".join(map(str, game.moves))
+    lessons = memory.unsaved + (Lesson(changes, her_won, moves,
                                        game.reason, seed),)
     refused = None
     try:
@@ -291,8 +296,8 @@ def finish(tty, store, memory: Memory, game: Game, seed: int | None) -> Memory:
                          memory.record + ("W" if her_won else "L"), lessons)
     tty.say(ENDINGS[game.winner, game.reason])
     for change in changes:
-        tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX {change.box.number}: "
-                f"SHE WILL NOT MAKE THAT MOVE THERE AGAIN.")
+        tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX "
+                f"{change.box.number}: SHE WILL NOT MAKE THAT MOVE THERE AGAIN.")
     if not her_won and not changes:
         tty.say("SHE HAS NO BEAD TO LOSE.")
     if her_won:
@@ -325,8 +330,9 @@ def reset_her(tty, store, **_) -> None:
                     "MATCHBOXES ARE FRESH ALREADY.")
             return
         games = len(memory.record)
-        tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN {plural(games, 'GAME')}."
-                if games else "RESET HER? SHE GETS FRESH MATCHBOXES.")
+        tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN "
+                f"{plural(games, 'GAME')}." if games
+                else "RESET HER? SHE GETS FRESH MATCHBOXES.")
         if not yes_or_no(tty, "ARE YOU SURE (Y OR N)? ", RESET_HELP):
             tty.say("HER KEEPS HER BEADS.")
             return
@@ -385,7 +391,8 @@ def register(subparsers) -> None:
     solve.add_argument("--cols", type=whole_number(1, max(WIDEST.values())),
                        required=True, metavar="N",
                        help="columns: at most " + ", ".join(
-                           f"{cols} on {rows} rows" for rows, cols in WIDEST.items()))
+                           f"{cols} on {rows} rows"
+                           for rows, cols in WIDEST.items()))
     solve.add_argument("--rows", type=whole_number(2, MAX_ROWS), default=3,
                        metavar="R",
                        help=f"rows, 2 to {MAX_ROWS} (default 3)")
@@ -413,8 +420,10 @@ def boxes_command(args) -> int:
         print(json.dumps([
             {"box": box.number, "side": box.side, "move": box.move,
              "position": box.lid.key,
-             "beads": {str(arrow): count for arrow, count in her.beads_in(box)},
-             "colours": {str(arrow): box.colour(arrow) for arrow in box.arrows}}
+             "beads": {str(arrow): count
+                       for arrow, count in her.beads_in(box)},
+             "colours": {str(arrow): box.colour(arrow)
+                         for arrow in box.arrows}}
             for box in shown]))
         return 0
     print(boxes_held(her, shown))
@@ -433,7 +442,8 @@ def print_lids(robot: Robot, boxes: list[Box]) -> None:
         who = "BOX" if box.side == SECOND else "O BOX"
         lines = [f"{who} {box.number}, MOVE {box.move}"]
         lines += ["  " + line for line in board_lines(box.lid)]
-        lines += [f"  {box.colour(arrow):<5} {arrow}" + (f" x{count}" if count > 1 else "")
+        lines += [f"  {box.colour(arrow):<5} {arrow}"
+                  + (f" x{count}" if count > 1 else "")
                   for arrow, count in robot.beads_in(box)] or ["  (EMPTY)"]
         columns.append(lines)
     for i in range(max(len(lines) for lines in columns)):
@@ -446,10 +456,12 @@ def train_command(args) -> int:
     robot = fresh(args.robot)
     opponent = fresh(args.opponent) if args.opponent in ("her", "him") \
         else STRATEGIES[args.opponent]
-    done = train(robot, opponent, args.games, random.Random(seed), first=args.first)
-    report = {"robot": robot.name, "opponent": args.opponent, "first": args.first,
-              "seed": seed, "games": args.games, "losses": done.losses,
-              "last_loss": done.last_loss, "wins": args.games - done.losses,
+    done = train(robot, opponent, args.games, random.Random(seed),
+                 first=args.first)
+    report = {"robot": robot.name, "opponent": args.opponent,
+              "first": args.first, "seed": seed, "games": args.games,
+              "losses": done.losses, "last_loss": done.last_loss,
+              "wins": args.games - done.losses,
               "record": done.record, "beads": done.robot.total,
               "unbeatable": {"first": unbeatable(done.robot, FIRST),
                              "second": unbeatable(done.robot, SECOND)}}
@@ -459,14 +471,16 @@ def train_command(args) -> int:
         print(json.dumps(report))
         return 0
     against = {"perfect": "the perfect player", "random": "a random player",
-               "her": "another HER", "him": "HIM" if robot.name == "HER" else "another HIM"}
+               "her": "another HER",
+               "him": "HIM" if robot.name == "HER" else "another HIM"}
     moving = {"opponent": "second", "robot": "first",
               "alternate": "first in the odd games"}[args.first]
     print(f"{robot.name} played {plural(args.games, 'game')} against "
           f"{against[args.opponent]} (seed {seed}), moving {moving}.")
     pronoun = "He" if robot.name == "HIM" else "She"
     if done.losses:
-        print(f"{pronoun} lost {done.losses}; the last loss was game {done.last_loss}.")
+        print(f"{pronoun} lost {done.losses}; the last loss was game "
+              f"{done.last_loss}.")
     else:
         print(f"{pronoun} never lost.")
     sides = [name for name, side in (("first", FIRST), ("second", SECOND))

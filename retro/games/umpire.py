@@ -10,7 +10,7 @@ import json
 import os
 
 from retro.common import UsageError, new_seed, whole_number
-from retro.engines.machines import MACHINES, MachineError
+from retro.engines.machines import MACHINES, PLAYERS, MachineError
 from retro.engines.umpire import (MAX_LENGTH, TournamentError, render_table,
                                   to_json, tournament)
 
@@ -70,6 +70,8 @@ def umpire_command(args: argparse.Namespace) -> int:
     if args.list:
         for name, (_, description) in MACHINES.items():
             print(f"{name:<6} {description}")
+        for name, (_, description) in PLAYERS.items():
+            print(f"{name} (player) {description}")
         return 0
     if args.a is None or args.b is None:
         raise UsageError("name two machines, A and B (retro umpire --list "

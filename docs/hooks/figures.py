@@ -1,0 +1,220 @@
+# Tangled from literate/figures.md: edit the chapter, not this file, then run `retro tangle`.
+"""mkdocs hook: the book's figures, drawn from live runs as the site builds.
+
+Tangled from literate/figures.md, which explains it.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import re
+import sys
+import time
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+log = logging.getLogger("mkdocs.hooks.figures")
+
+SIZE = (7.2, 3.6)      # inches: the width of the page's text column
+PALETTE = ("#2b6cb0", "#d9480f", "#2f9e44", "#9c36b5", "#868e96")
+STYLE = {
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.transparent": True,
+    "font.family": "sans-serif",
+    "font.size": 9.5,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9.5,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": f"cycler('color', {list(PALETTE)!r})",
+    "legend.frameon": False,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "retro",
+}
+
+
+def figure_modules(docs: Path) -> list[Path]:
+    """The figure modules, docs/figures/*.py, in name order."""
+    return sorted((docs / "figures").glob("*.py"))
+
+
+def load(path: Path):
+    """Import the figure module at `path`, without leaving bytecode."""
+    spec = importlib.util.spec_from_file_location(
+        f"retro_figures_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    writing, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = writing
+    return module
+
+
+def code_digest(root: Path) -> bytes:
+    """One digest of every module of retro/, and of this hook."""
+    digest = hashlib.sha256()
+    for path in [*sorted((root / "retro").rglob("*.py")), Path(__file__)]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(importlib.metadata.version("matplotlib").encode())
+    return digest.digest()
+
+
+def inputs_key(module: Path, chapter: Path, code: bytes) -> str:
+    """The cache key of a module's figures: a hash of all they depend on."""
+    digest = hashlib.sha256(code)
+    for path in (module, chapter):
+        text = path.read_bytes() if path.exists() else b""
+        digest.update(path.name.encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def figures_of(module: Path, chapter: Path, cache: Path,
+               code: bytes) -> dict[str, Path]:
+    """Each figure of one module as an SVG in the cache: name -> file."""
+    key = inputs_key(module, chapter, code)
+    manifest = cache / f"{module.stem}-{key}.json"
+    if manifest.exists():
+        svgs = {name: cache / f"{module.stem}.{name}-{key}.svg"
+                for name in json.loads(manifest.read_text())}
+        if all(svg.exists() for svg in svgs.values()):
+            return svgs
+    cache.mkdir(parents=True, exist_ok=True)
+    loaded = load(module)
+    sizes = getattr(loaded, "SIZES", {})
+    svgs = {name: draw(module, name, make, sizes.get(name, SIZE),
+                       cache / f"{module.stem}.{name}-{key}.svg")
+            for name, make in drawings(loaded, module)}
+    for old in [*cache.glob(f"{module.stem}.*.svg"),
+                *cache.glob(f"{module.stem}-*.json")]:
+        if not old.stem.endswith(f"-{key}"):
+            old.unlink()
+    for svg in svgs.values():
+        svg.with_suffix(".tmp").replace(svg)
+    manifest.write_text(json.dumps(sorted(svgs)))
+    return svgs
+
+
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def drawings(loaded, module: Path) -> list[tuple[str, object]]:
+    """The (name, draw function) pairs of a figure module, checked."""
+    figures = getattr(loaded, "FIGURES", None)
+    if not isinstance(figures, dict) or not figures:
+        raise PluginError(f"{module}: no FIGURES mapping of names to "
+                          f"draw functions")
+    for name, make in figures.items():
+        if not (isinstance(name, str) and NAME.fullmatch(name)
+                and callable(make)):
+            raise PluginError(f"{module}: FIGURES[{name!r}] must map a "
+                              f"lower-case-hyphenated name to a function")
+    return list(figures.items())
+
+
+def draw(module: Path, name: str, make, size: tuple[float, float],
+         svg: Path) -> Path:
+    """Draw one figure into `svg` (under a temporary name, .tmp)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    began, cpu = time.perf_counter(), time.process_time()
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=size, layout="constrained")
+        try:
+            make(figure)
+        except Exception as error:
+            raise PluginError(f"{module}: drawing {name} failed: "
+                              f"{type(error).__name__}: {error}") from error
+        figure.savefig(svg.with_suffix(".tmp"), format="svg",
+                       metadata={"Date": None})
+    log.info(f"figures: drew {name} in {time.process_time() - cpu:.2f} s "
+             f"of CPU ({time.perf_counter() - began:.2f} s)")
+    return svg
+
+
+def draw_all(docs: Path, cache: Path) -> dict[str, tuple[Path, Path]]:
+    """Every figure of the book: name -> (its module, its SVG)."""
+    root = docs.parent
+    code = code_digest(root)
+    drawn: dict[str, tuple[Path, Path]] = {}
+    for module in figure_modules(docs):
+        chapter = root / "literate" / f"{module.stem}.md"
+        for name, svg in figures_of(module, chapter, cache, code).items():
+            if name in drawn:
+                raise PluginError(f"figure {name} is drawn by both "
+                                  f"{drawn[name][0]} and {module}")
+            drawn[name] = (module, svg)
+    return drawn
+
+
+def on_files(files, config):
+    docs = Path(config["docs_dir"])
+    cache = docs.parent / ".cache" / "figures"
+    for name, (_, svg) in draw_all(docs, cache).items():
+        files.append(File.generated(config, f"{FOLDER}/{name}.svg",
+                                    abs_src_path=str(svg)))
+    return files
+
+
+FOLDER = "figures"
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)")
+FIGURE = re.compile(rf"(?<![\w.-]){FOLDER}/([^/\s)\"']+)\.svg")
+CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$|`[^`\n]*`",
+                  re.MULTILINE | re.DOTALL)
+
+
+def figures_shown(markdown: str) -> tuple[list[str], list[str]]:
+    """The figures a page's markdown shows, and those shown without alt."""
+    prose = CODE.sub("", markdown)
+    shown = [found[1] for found in FIGURE.finditer(prose)]
+    bare = [FIGURE.search(target)[1] for alt, target in IMAGE.findall(prose)
+            if FIGURE.search(target) and not alt.strip()]
+    return shown, bare
+
+
+def on_page_markdown(markdown, page, config, files):
+    shown, bare = figures_shown(markdown)
+    if bare:
+        raise PluginError(f"{page.file.src_uri} shows figures/{bare[0]}.svg "
+                          f"with no alt text: say what the figure shows")
+    page.meta["retro_figures"] = shown
+    return markdown
+
+
+def check(drawn: dict[str, str], shown: dict[str, list[str]]) -> None:
+    """Raise PluginError unless every figure drawn is shown, and back."""
+    missing = [f"{name} (shown in {', '.join(shown[name])})"
+               for name in sorted(set(shown) - set(drawn))]
+    if missing:
+        raise PluginError("figures shown but drawn by no module in "
+                          "docs/figures/: " + "; ".join(missing))
+    unshown = [f"{name} (drawn by {drawn[name]})"
+               for name in sorted(set(drawn) - set(shown))]
+    if unshown:
+        raise PluginError("figures drawn but shown on no page: "
+                          + "; ".join(unshown))
+
+
+def on_env(env, config, files):
+    drawn = {Path(file.src_uri).stem:
+             f"docs/figures/{Path(file.abs_src_path).name.split('.')[0]}.py"
+             for file in files if file.src_uri.startswith(f"{FOLDER}/")
+             and file.src_uri.endswith(".svg")}
+    shown: dict[str, list[str]] = {}
+    for file in files.documentation_pages():
+        for name in file.page.meta.get("retro_figures", []):
+            shown.setdefault(name, []).append(file.src_uri)
+    try:
+        check(drawn, shown)
+    except PluginError as error:
+        if config["strict"]:
+            raise
+        log.warning(str(error))
+    return env

@@ -326,7 +326,8 @@ def test_the_chapter_shows_the_limits_the_umpire_keeps(capsys):
     example = text.split("$ retro umpire mixer mixer --games 100000\n", 1)[1]
     status, out, err = run(capsys, "mixer", "mixer", "--games", "100000")
     assert status == 2 and out == ""
-    assert err == example.split("\n", 1)[0] + "\n"
+    assert err.count("\n") == 1               # one line, which the page folds
+    assert " ".join(err.split()) == " ".join(example.split("```")[0].split())
 
 
 UNICODE_DIGITS = st.characters(categories=("Nd", "No"),

@@ -66,7 +66,8 @@ class Chapter:
     @property
     def definitions(self) -> list[Definition]:
         """Every definition, in document order."""
-        found = sorted(part for parts in self.chunks.values() for part in parts)
+        found = sorted(part for parts in self.chunks.values()
+                       for part in parts)
         return [Definition(name, self.path, self.start(block) - 1,
                            self.start(block) - 2, code)
                 for block, code, name in found]
@@ -91,7 +92,8 @@ BLANK = re.compile(r"\n[^\S\n]+(?=\n)")
 
 def plain(text: str, pieces: list[str]) -> bool:
     """Are `pieces`, `text` cut at each newline and three backticks,
-    prose and blocks by turns, every fence three backticks at a line's start?"""
+    prose and blocks by turns, every fence three backticks at a line's
+    start?"""
     return (len(pieces) % 2 == 1 and "~~~" not in text and "\0" not in text
             and text.count("``") == len(pieces) - 1
             and {piece[:1] for piece in pieces[2::2]} <= {"", "\n"})
@@ -199,7 +201,7 @@ def suffix(name: str) -> str:
     dot = last.rfind(".")
     return last[dot:] if 0 < dot < len(last) - 1 else ""
 
-INDENTABLE = re.compile(r"^(?!$)", re.MULTILINE)  # the start of a line with text
+INDENTABLE = re.compile(r"^(?!$)", re.MULTILINE)  # a line's start, if text
 
 
 def indented(stretch: str, indent: str) -> str:
@@ -232,7 +234,8 @@ class Lines:
 
 
 class Expander:
-    """Expand the chunks of one chapter, remembering where each line came from."""
+    """Expand the chunks of one chapter, remembering where each line came
+    from."""
 
     def __init__(self, chapter: Chapter):
         self.chapter = chapter
@@ -489,7 +492,8 @@ def load(paths: list[str]) -> tuple[Plan, dict[str, str]]:
         try:
             chapters.append(read_chapter(path))
         except UnicodeDecodeError as error:
-            raise UsageError(f"{display(path)} is not UTF-8 text: {error.reason}")
+            raise UsageError(f"{display(path)} is not UTF-8 text: "
+                             f"{error.reason}")
     projects: dict[str, str] = {}
     by_directory: dict[str, str] = {}
     for chapter in chapters:

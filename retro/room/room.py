@@ -116,7 +116,8 @@ def words_of(line: str) -> list[str]:
 
 
 def squash(words: Sequence[str]) -> str:
-    """Words run together without punctuation: 'mind-reader' -> 'mindreader'."""
+    """Words run together without punctuation: 'mind-reader' becomes
+    'mindreader'."""
     return re.sub(r"[\W_]", "", "".join(words))
 
 
@@ -227,7 +228,8 @@ def tally(title: str, results: Sequence[Result]) -> str:
     count = {outcome: sum(r.outcome == outcome for r in results)
              for outcome in ("win", "loss", "draw")}
     return (f"{title[:17]:<18}{len(results):>7}{count['win']:>6}"
-            f"{count['loss']:>6}{count['draw']:>7}  {shown(results[-1].score)}")
+            f"{count['loss']:>6}{count['draw']:>7}  "
+            f"{shown(results[-1].score)}")
 
 
 def rolls() -> Iterator[Path]:
@@ -281,7 +283,8 @@ HELP_COLUMN = 19, 28  # where the descriptions start: at least, at most
 
 
 def help_about(command: GameCommand) -> str:
-    """What a game's command does, as HELP says it: its docstring's first line."""
+    """What a game's command does, as HELP says it: its docstring's first
+    line."""
     about = (command.action.__doc__ or "").strip().splitlines()
     return about[0].strip() if about else f"(from {command.game.title})"
 
@@ -381,7 +384,8 @@ class Room:
         try:
             self.actions[meaning.verb](meaning)
         except StoreError as error:
-            self.tty.say(f"({meaning.verb.upper()} failed: {str(error).rstrip('.')}.)")
+            reason = str(error).rstrip(".")
+            self.tty.say(f"({meaning.verb.upper()} failed: {reason}.)")
         return True
 
     def say_lines(self, lines: Sequence[str]) -> None:
@@ -509,4 +513,5 @@ class Room:
             self.tty.say()
             self.tty.say(f"({command.phrase.upper()} abandoned.)")
         except StoreError as error:
-            self.tty.say(f"({command.phrase.upper()} failed: {str(error).rstrip('.')}.)")
+            reason = str(error).rstrip(".")
+            self.tty.say(f"({command.phrase.upper()} failed: {reason}.)")

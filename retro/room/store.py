@@ -24,7 +24,8 @@ BUSY_TIMEOUT = 10.0  # seconds a writer waits for another before giving up
 
 
 def data_dir() -> Path:
-    """The directory for Retro's lasting files: RETRO_HOME, or platformdirs'."""
+    """The directory for Retro's lasting files: RETRO_HOME, or
+    platformdirs'."""
     home = os.environ.get("RETRO_HOME")
     if home:
         return Path(home).expanduser()
@@ -360,7 +361,8 @@ def _unusable(path: Path, error: BaseException) -> str:
 
 
 def _file_in_the_way(directory: Path) -> Path | None:
-    """The nearest existing path at or above `directory`, if not a directory."""
+    """The nearest existing path at or above `directory`, if it is not a
+    directory."""
     for place in (directory, *directory.parents):
         if place.exists():
             return None if place.is_dir() else place
@@ -403,8 +405,10 @@ def _from_json(text: Any) -> Any:
         return json.loads(text, parse_float=_finite, parse_constant=_refuse)
     except RecursionError:
         raise ValueError("nested too deeply") from None
-def _judge(text: Any, valid: Callable[[Any], object] | None) -> tuple[bool, Any]:
-    """(True, value) if `text` is JSON that `valid` accepts, else (False, None)."""
+def _judge(text: Any,
+           valid: Callable[[Any], object] | None) -> tuple[bool, Any]:
+    """(True, value) if `text` is JSON that `valid` accepts, else
+    (False, None)."""
     try:
         value = _from_json(text)
         if valid is None or valid(value):

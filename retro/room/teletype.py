@@ -20,8 +20,8 @@ WIDTH = 72
 NARROWEST = 16
 
 
-Choices = Union[Sequence[str], Mapping[str, Sequence[str]],
-                Callable[[], Union[Sequence[str], Mapping[str, Sequence[str]]]]]
+Listed = Union[Sequence[str], Mapping[str, Sequence[str]]]
+Choices = Union[Listed, Callable[[], Listed]]
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -491,7 +491,8 @@ def completer(choices: Choices):
     return Offer()
 
 
-def open_teletype(*, stdin=None, stdout=None, history: str | Path | None = None,
+def open_teletype(*, stdin=None, stdout=None,
+                  history: str | Path | None = None,
                   **options) -> Teletype:
     """The terminal teletype for a person, the stream one for a pipe."""
     stdin = stdin if stdin is not None else sys.stdin

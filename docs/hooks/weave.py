@@ -5,27 +5,91 @@ Tangled from literate/weave.md, which explains it.
 """
 from __future__ import annotations
 
+import ast
 import html
 import re
+from bisect import bisect_right
 from pathlib import Path
 
-from mkdocs.structure.files import File
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
-from retro.book.tangle import REFERENCE, is_root, read_chapter
+from retro.book.tangle import REFERENCE, is_root, read_chapter, tangle
 
-BOOK = "book"
+BOOK, INDEXES, MODULES = "book", "indexes", "modules"
+INDEX_PAGES = (("Chunks", "chunks"), ("Identifiers", "identifiers"),
+               ("Tangled files", "files"))
 
 
 def chapters_dir(config) -> Path:
     return Path(config["docs_dir"]).parent / "literate"
 
 
+def module_uri(relative: str) -> str:
+    """The page that shows the tangled file `relative`."""
+    return f"{MODULES}/{relative}.md"
+
+
 def on_files(files, config):
-    for chapter in sorted(chapters_dir(config).glob("*.md")):
+    global book
+    book = Book(chapters_dir(config))
+    for path in book.paths.values():
         files.append(File.generated(
-            config, f"{BOOK}/{chapter.name}", abs_src_path=str(chapter)))
+            config, f"{BOOK}/{path.name}", abs_src_path=str(path)))
+    for uri, text in book.pages():
+        files.append(File.generated(config, uri, content=text))
     return files
+
+class Book:
+    """Every chapter, read once per build, and the files they tangle to."""
+
+    def __init__(self, directory: Path):
+        self.paths = {path.stem: path
+                      for path in sorted(directory.glob("*.md"))}
+        self.texts = {stem: path.read_text(encoding="utf-8")
+                      for stem, path in self.paths.items()}
+        self.chapters = {stem: read_chapter(str(self.paths[stem]), text)
+                         for stem, text in self.texts.items()}
+        self.ids = {stem: anchors(chapter.definitions)
+                    for stem, chapter in self.chapters.items()}
+        self.uses = {stem: users(chapter, self.ids[stem])
+                     for stem, chapter in self.chapters.items()}
+        self.stem_of = {chapter.path: stem
+                        for stem, chapter in self.chapters.items()}
+        plan = tangle(list(self.chapters.values()),
+                      str(directory.parent.resolve()))
+        self.outputs = sorted(plan.outputs.values(),
+                              key=lambda output: output.relative)
+        self.parts: dict[str, list] = {}  # by book_part
+        self.origin_lists: dict[str, list] = {}  # by origins
+        self.cache = directory.parent / ".cache" / "weave"  # by highlighted
+
+    def title(self, stem: str) -> str:
+        """A chapter's title: its first heading."""
+        found = re.search(r"^# (.+)$", self.texts[stem], re.MULTILINE)
+        return found[1].strip() if found else stem
+
+    def origins(self, output) -> list:
+        """Where each line of `output` came from: item 0 is line 1."""
+        if output.relative not in self.origin_lists:
+            self.origin_lists[output.relative] = [
+                origin for _, origin in output.numbered()]
+        return self.origin_lists[output.relative]
+
+    def tangled_from(self, stem: str) -> list:
+        return [output for output in self.outputs
+                if self.stem_of[output.chapter] == stem]
+
+    def pages(self):
+        """The generated pages: the indexes, and one per tangled file."""
+        yield f"{INDEXES}/chunks.md", chunk_index(self)
+        yield f"{INDEXES}/identifiers.md", identifier_index(self)
+        yield f"{INDEXES}/files.md", module_list(self)
+        for output in self.outputs:
+            yield module_uri(output.relative), module_page(self, output)
+
+
+book: Book | None = None
 
 def on_config(config):
     from retro.registry import book_parts
@@ -40,6 +104,8 @@ def on_config(config):
     nav = list(config["nav"] or [])
     for title, names in book_parts():
         nav.append({title: [f"{BOOK}/{name}.md" for name in names]})
+    nav.append({"Indexes": [{title: f"{INDEXES}/{name}.md"}
+                            for title, name in INDEX_PAGES]})
     config["nav"] = nav
     return config
 
@@ -62,32 +128,39 @@ def anchors(definitions) -> dict[tuple[str, int], str]:
         ids[definition.name, nth] = candidate
     return ids
 
-def spell(number: int) -> str:
-    digits = "abcdefghij"
-    return "".join(digits[int(d)] for d in str(number))
-
+def users(chapter, ids) -> dict[str, list[tuple[str, str, int]]]:
+    """Each chunk's name -> (anchor, name, line) of each line using it."""
+    found: dict[str, list[tuple[str, str, int]]] = {}
+    nth: dict[str, int] = {}
+    for definition in chapter.definitions:
+        k = nth[definition.name] = nth.get(definition.name, 0) + 1
+        for line in definition.lines:
+            reference = REFERENCE.match(line.text)
+            if reference:
+                found.setdefault(reference["name"].strip(), []).append(
+                    (ids[definition.name, k], definition.name, line.lineno))
+    return found
 
 def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri == "index.md":
+        return home_page(markdown)
     if not page.file.src_uri.startswith(f"{BOOK}/"):
         return markdown
-    chapter = read_chapter(Path(page.file.abs_src_path), markdown)
+    chapter = read_chapter(page.file.abs_src_path, markdown)
     ids = anchors(chapter.definitions)
-    users: dict[str, list[tuple[str, str]]] = {}
-    count_of: dict[str, int] = {}
-    for definition in chapter.definitions:
-        k = count_of[definition.name] = count_of.get(definition.name, 0) + 1
-        for line in definition.lines:
-            found = REFERENCE.match(line.text)
-            if found:
-                anchor = ids[definition.name, k]
-                users.setdefault(found["name"].strip(), []).append(
-                    (anchor, definition.name))
+    uses = users(chapter, ids)
     lines = markdown.split("\n")
+    prefix = unused_word(markdown)
     references: dict[str, str] = {}
+    first_lines: dict[str, int] = {}
     nth: dict[str, int] = {}
     insert_before: dict[int, str] = {}
     insert_after: dict[int, str] = {}
     drop: set[int] = set()
+    heading = next((index for index, line in enumerate(lines)
+                    if line.startswith("# ")), None)
+    if heading is not None:
+        insert_after[heading] = chapter_head(Path(page.file.src_uri).stem)
     for definition in chapter.definitions:
         count = nth[definition.name] = nth.get(definition.name, 0) + 1
         anchor = ids[definition.name, count]
@@ -98,38 +171,42 @@ def on_page_markdown(markdown, page, config, files):
             f'<a class="chunk-anchor" href="#{anchor}">'
             f'&lang;{name}&rang;&nbsp;{sign}</a></p>\n')
         drop.add(definition.lineno - 1)
+        first_lines[anchor] = next(
+            (line.lineno for line in definition.lines if line.text),
+            definition.lineno + 1)
         for line in definition.lines:
             found = REFERENCE.match(line.text)
             if not found:
                 continue
             target = found["name"].strip()
-            placeholder = f"xqxref{spell(len(references))}x"
+            placeholder = f"{prefix}{spell(len(references))}x"
             link = ids.get((target, 1))
-            label = html.escape(f"<<{target}>>")
+            label = f"&lang;{html.escape(target)}&rang;"
             references[placeholder] = (
                 f'<a class="chunk-ref" href="#{link}">{label}</a>' if link
                 else f'<span class="chunk-ref chunk-undefined">{label}</span>')
             raw = lines[line.lineno - 1]
-            lines[line.lineno - 1] = raw.replace(f"<<{found['name']}>>", placeholder, 1)
+            lines[line.lineno - 1] = raw.replace(
+                f"<<{found['name']}>>", placeholder, 1)
         links = []
         if count > 1:
-            links.append(f'continues <a href="#{ids[definition.name, count - 1]}">'
-                         f"part {count - 1}</a>")
+            links.append(f"continues [part {count - 1}]"
+                         f"(#{ids[definition.name, count - 1]})")
         if (definition.name, count + 1) in ids:
-            links.append(f'continued in <a href="#{ids[definition.name, count + 1]}">'
-                         f"part {count + 1}</a>")
-        if users.get(definition.name):
-            uses = ", ".join(
-                f'<a href="#{anchor}">&lang;{html.escape(user)}&rang;</a>'
-                for anchor, user in dict.fromkeys(users[definition.name]))
-            links.append(f"used in {uses}")
+            links.append(f"continued in [part {count + 1}]"
+                         f"(#{ids[definition.name, count + 1]})")
+        if uses.get(definition.name):
+            where = ", ".join(f"[⟨{md_text(user)}⟩](#L{lineno})"
+                              for _, user, lineno in uses[definition.name])
+            links.append(f"used in {where}")
         elif is_root(definition.name):
-            links.append(f"root: tangled to <code>{html.escape(definition.name)}</code>")
+            links.append(f"root: tangled to [`{definition.name}`]"
+                         f"(../{module_uri(definition.name)})")
         close = (definition.lines[-1].lineno if definition.lines
                  else definition.lineno) + 1
         if links:
             insert_after[close - 1] = (
-                '\n<p class="chunk-links">' + "; ".join(links) + "</p>\n")
+                "\n" + "; ".join(links) + "\n{: .chunk-links }\n")
     rewritten = []
     for index, line in enumerate(lines):
         if index in insert_before:
@@ -138,12 +215,354 @@ def on_page_markdown(markdown, page, config, files):
             rewritten.append(line)
         if index in insert_after:
             rewritten.append(insert_after[index])
-    page.meta["retro_references"] = references
+    page.meta["retro_references"] = (prefix, references)
+    page.meta["retro_lines"] = first_lines
     return "\n".join(rewritten)
 
+def spell(number: int) -> str:
+    return "".join("abcdefghij"[int(digit)] for digit in str(number))
+
+
+def unused_word(text: str) -> str:
+    """A placeholder prefix that occurs nowhere in `text`, in any case."""
+    prefix, text = "xqxref", text.lower()
+    while prefix in text:
+        prefix += "q"
+    return prefix
+
+
 def on_page_content(content, page, config, files):
-    references = page.meta.get("retro_references")
-    if not references:
+    if page.file.src_uri.startswith(f"{MODULES}/"):
+        return content + file_listing(page, files)
+    if not page.file.src_uri.startswith(f"{BOOK}/"):
         return content
-    return re.sub(r"xqxref[a-j]+x",
-                  lambda m: references.get(m.group(0), m.group(0)), content)
+    prefix, references = page.meta["retro_references"]
+    if references:
+        content = re.sub(rf"{prefix}[a-j]+x",
+                         lambda m: references.get(m[0], m[0]), content)
+    content = name_lines(content, page)
+    return link_mentions(content, page, files)
+
+TITLED_CODE = re.compile(
+    r'<p class="chunk-title" id="([^"]+)"><a [^>]*>[^<]*</a></p>\s*'
+    r'<div class="[^"]*highlight[^"]*"><pre>.*?</pre>', re.DOTALL)
+LINE_SPAN = re.compile(r'<span id="__span-\d+-(\d+)">')
+
+
+def name_lines(content: str, page) -> str:
+    first_lines = page.meta["retro_lines"]
+    named: set[str] = set()
+
+    def name_block(block):
+        first = first_lines[block[1]]
+
+        def name_line(span):
+            named.add(line_id := f"L{first + int(span[1]) - 1}")
+            return f'<span id="{line_id}">'
+        return LINE_SPAN.sub(name_line, block[0])
+
+    content = TITLED_CODE.sub(name_block, content)
+    if page.present_anchor_ids is not None:
+        page.present_anchor_ids |= named
+    return content
+
+MENTION = re.compile(r"<code>&lt;&lt;([^<]+?)&gt;&gt;(?:\+?=)?</code>")
+
+
+def chunk_home(name: str, stem: str) -> tuple[str, str] | None:
+    """The chapter and anchor where chunk `name` begins, if one is clear."""
+    if (name, 1) in book.ids[stem]:
+        return stem, book.ids[stem][name, 1]
+    homes = [other for other, ids in book.ids.items() if (name, 1) in ids]
+    return (homes[0], book.ids[homes[0]][name, 1]) if len(homes) == 1 else None
+
+
+def link_mentions(content: str, page, files) -> str:
+    stem = Path(page.file.src_uri).stem
+
+    def link(found):
+        home = chunk_home(html.unescape(found[1]).strip(), stem)
+        if home is None:
+            return found[0]
+        url = "" if home[0] == stem else files.get_file_from_path(
+            f"{BOOK}/{home[0]}.md").url_relative_to(page.file)
+        return (f'<a class="chunk-mention" href="{url}#{home[1]}">'
+                f"{found[0]}</a>")
+    return MENTION.sub(link, content)
+
+def chapter_head(stem: str) -> str:
+    """The line under a chapter's title: its files, and the indexes."""
+    tangled = ", ".join(
+        f"[`{output.relative}`](../{module_uri(output.relative)})"
+        for output in book.tangled_from(stem)) or "nothing"
+    indexes = ", ".join(f"[{title.lower()}](../{INDEXES}/{name}.md)"
+                        for title, name in INDEX_PAGES)
+    return (f"\nTangles to {tangled}. Indexes: {indexes}.\n"
+            "{: .chapter-head }\n")
+
+CHAPTER_LIST = "<!-- the chapters, by part -->"
+
+
+def home_page(markdown: str) -> str:
+    from retro.registry import book_parts
+
+    if CHAPTER_LIST not in markdown:
+        raise PluginError(f"docs/index.md has no line {CHAPTER_LIST}, "
+                          "where the list of chapters goes")
+    parts = []
+    for title, names in book_parts():
+        parts.append(f"- **{md_text(title)}**")
+        parts.extend(f"    - [{md_text(book.title(name))}]({BOOK}/{name}.md)"
+                     for name in names)
+    indexes = ", ".join(f"[{title.lower()}]({INDEXES}/{name}.md)"
+                        for title, name in INDEX_PAGES)
+    parts.append(f"- **Indexes**: {indexes}.")
+    return markdown.replace(CHAPTER_LIST, "\n".join(parts))
+
+def md_text(text: str) -> str:
+    """Markdown that shows `text` as it is, even inside a table cell."""
+    escaped = re.sub(r"([\\`*_\[\]|])", r"\\\1", text)
+    return html.escape(escaped, quote=False)
+
+
+UNSEARCHED = "---\nsearch:\n  exclude: true\n---\n\n"  # front matter
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip(), name
+
+def chunk_index(book: Book) -> str:
+    rows = []
+    for stem, chapter in book.chapters.items():
+        ids, uses = book.ids[stem], book.uses[stem]
+        page = f"../{BOOK}/{stem}.md"
+        parts: dict[str, list] = {}
+        for definition in chapter.definitions:
+            parts.setdefault(definition.name, []).append(definition)
+        for name, definitions in parts.items():
+            first, *more = [f"[{part.lineno}]({page}#{ids[name, nth]})"
+                            for nth, part in enumerate(definitions, 1)]
+            used = ", ".join(f"[{line}]({page}#L{line})"
+                             for _, _, line in uses.get(name, []))
+            if not used and is_root(name):
+                used = f"the file [`{name}`](../{module_uri(name)})"
+            rows.append((sort_key(name), (
+                f"| [⟨{md_text(name)}⟩]({page}#{ids[name, 1]}) "
+                f"| [{stem}.md]({page}) | {first} | {', '.join(more)} "
+                f"| {used} |")))
+    return (f"{UNSEARCHED}# Chunks\n\nEvery chunk of the book, by name. "
+            "The numbers are lines of the chapter; each links to the chunk "
+            "or the line.\n\n"
+            "| chunk | chapter | defined | continued | used |\n"
+            "| --- | --- | --- | --- | --- |\n"
+            + "\n".join(row for _, row in sorted(rows)) + "\n")
+
+def identifier_index(book: Book) -> str:
+    modules = {dotted(output.relative): output for output in book.outputs
+               if output.relative.startswith("retro/")
+               and output.relative.endswith(".py")}
+    trees = {name: ast.parse(output.text) for name, output in modules.items()}
+    defined = {(module, name): (kind, lineno)
+               for module, tree in trees.items()
+               for name, kind, lineno in top_level(tree)}
+    used: dict[tuple[str, str], set[tuple[str, int]]] = {}
+    for module, tree in trees.items():
+        for key, lineno in uses_in(tree, module, defined, set(modules)):
+            origin = book.origins(modules[module])[lineno - 1]
+            used.setdefault(key, set()).add(
+                (book.stem_of[origin.chapter], origin.lineno))
+    rows = []
+    for (module, name), (kind, lineno) in defined.items():
+        output = modules[module]
+        origin = book.origins(output)[lineno - 1]
+        stem = book.stem_of[origin.chapter]
+        rows.append((sort_key(name), (
+            f"| [`{name}`](../{BOOK}/{stem}.md#L{origin.lineno}) "
+            f"| {kind} | [{md_text(output.relative)}]"
+            f"(../{module_uri(output.relative)}#L{lineno}) "
+            f"| {uses_cell(used.get((module, name), set()))} |")))
+    return (f"{UNSEARCHED}# Identifiers\n\nEvery function, class and "
+            "constant defined at the top of a module of `retro/`. The name "
+            "links to the line of the chapter that defines it, the module to "
+            "the line of the file; the numbers are the chapter lines that "
+            "use it.\n\n"
+            "| identifier | kind | module | used in |\n"
+            "| --- | --- | --- | --- |\n"
+            + "\n".join(row for _, row in sorted(rows)) + "\n")
+def uses_cell(lines: set[tuple[str, int]]) -> str:
+    by_chapter: dict[str, list[int]] = {}
+    for stem, lineno in sorted(lines):
+        by_chapter.setdefault(stem, []).append(lineno)
+    return "; ".join(
+        f"{stem}.md " + ", ".join(f"[{n}](../{BOOK}/{stem}.md#L{n})"
+                                  for n in numbers)
+        for stem, numbers in by_chapter.items())
+
+
+def dotted(relative: str) -> str:
+    """retro/engines/flip.py -> retro.engines.flip (a package: its name)."""
+    name = relative[:-len(".py")].replace("/", ".")
+    return name[:-len(".__init__")] if name.endswith(".__init__") else name
+
+
+def top_level(tree):
+    """(name, kind, line) of each function, class and constant defined."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, "function", node.lineno
+        elif isinstance(node, ast.ClassDef):
+            yield node.name, "class", node.lineno
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = getattr(node, "targets", [getattr(node, "target", None)])
+            for target in targets:
+                if (isinstance(target, ast.Name)
+                        and target.id.lstrip("_")[:1].isupper()):
+                    yield target.id, "constant", node.lineno
+
+def uses_in(tree, module: str, defined, modules: set[str]):
+    """((module, name), line) for each use of an indexed name in `tree`."""
+    names = {name: (module, name) for where, name in defined
+             if where == module}
+    packages: dict[str, str] = {}
+    read = []  # the names and attributes, resolved once imports are known
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            read.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            follow(node, module, modules, names, packages)
+    for node in read:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            key = names.get(node.id)
+        elif isinstance(node, ast.Attribute) and packages:
+            owner = packages.get(dotted_name(node.value))
+            key = (owner, node.attr) if owner else None
+        else:
+            continue
+        if key in defined:
+            yield key, node.lineno
+
+def follow(node, module: str, modules: set[str], names, packages) -> None:
+    """Record what one import binds: a name of a module, or a module."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            packages[alias.asname or alias.name] = alias.name
+        return
+    source = node.module or ""
+    if node.level:  # relative: from the importing module's package
+        base = module.split(".")[:-node.level]
+        source = ".".join([*base, source]).strip(".")
+    for alias in node.names:
+        bound = alias.asname or alias.name
+        if f"{source}.{alias.name}" in modules:
+            packages[bound] = f"{source}.{alias.name}"
+        else:
+            names[bound] = (source, alias.name)
+
+
+def dotted_name(node) -> str | None:
+    """`retro.registry` for the expression retro.registry; else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+def module_list(book: Book) -> str:
+    rows = [f"| [`{output.relative}`](../{module_uri(output.relative)}) "
+            f"| [{md_text(book.title(stem))}](../{BOOK}/{stem}.md) "
+            f"| {output.count} |"
+            for output in book.outputs
+            for stem in [book.stem_of[output.chapter]]]
+    return ("# Tangled files\n\nEvery file the chapters tangle to, as "
+            "`retro tangle` writes it. Each page shows the file whole, "
+            "every line linked to the line of the chapter it came from.\n\n"
+            "| file | tangled from | lines |\n| --- | --- | --- |\n"
+            + "\n".join(rows) + "\n")
+
+
+def module_page(book: Book, output) -> str:
+    stem = book.stem_of[output.chapter]
+    depth = "../" * output.relative.count("/")
+    return (f"{UNSEARCHED}# {output.relative}\n\nTangled from "
+            f"[{md_text(book.title(stem))}](../{depth}{BOOK}/{stem}.md), "
+            f"`literate/{stem}.md`. Each line's number links to the "
+            "line of the chapter it comes from; a name in angle brackets "
+            "marks where a chunk begins.\n{: .chapter-head }\n")
+
+def file_listing(page, files) -> str:
+    output = next(output for output in book.outputs
+                  if module_uri(output.relative) == page.file.src_uri)
+    width, shown, rows, urls = len(str(output.count)), None, [], {}
+    lines = zip(highlighted(output), book.origins(output))
+    for number, (text, origin) in enumerate(lines, 1):
+        stem = book.stem_of[origin.chapter]
+        if stem not in urls:
+            urls[stem] = files.get_file_from_path(
+                f"{BOOK}/{stem}.md").url_relative_to(page.file)
+        url = urls[stem]
+        part = book_part(stem, origin.lineno)
+        target = f"L{origin.lineno}" if origin.lineno in part[2] else part[1]
+        if (stem, part) != shown:
+            shown = (stem, part)
+            rows.append(f'<span class="module-chunk"><a href="{url}#{part[1]}"'
+                        f">&lang;{html.escape(origin.chunk)}&rang;</a></span>")
+        rows.append(f'<span id="L{number}"><a class="module-line" '
+                    f'href="{url}#{target}" title="{stem}.md:{origin.lineno}">'
+                    f"{number:>{width}}</a>  {text}\n</span>")
+    if page.present_anchor_ids is not None:
+        page.present_anchor_ids |= {
+            f"L{n}" for n in range(1, output.count + 1)}
+    return ('<div class="highlight module-listing"><pre><code>'
+            + "".join(rows) + "</code></pre></div>")
+def highlighted(output) -> list[str]:
+    """The file's text as highlighted HTML, a line per item."""
+    import hashlib
+
+    import pygments
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_for_filename
+
+    key = hashlib.sha256(f"{pygments.__version__}\n{output.relative}\n"
+                         f"{output.text}".encode()).hexdigest()[:16]
+    name = output.relative.replace("/", "_")
+    kept = book.cache / f"{name}-{key}.html"
+    if kept.exists():
+        return kept.read_text(encoding="utf-8").split("\n")
+    lexer = get_lexer_for_filename(output.relative, stripnl=False)
+    code = pygments.highlight(output.text, lexer, HtmlFormatter(nowrap=True))
+    book.cache.mkdir(parents=True, exist_ok=True)
+    for older in book.cache.glob(f"{name}-*.html"):
+        older.unlink()
+    kept.write_text(code, encoding="utf-8")
+    return code.split("\n")
+def book_part(stem: str, lineno: int) -> tuple[int, str, range]:
+    """(heading, anchor, lines shown) of the definition holding a line."""
+    parts = book.parts.get(stem)
+    if parts is None:
+        counted: dict[str, int] = {}
+        parts = book.parts[stem] = []
+        for definition in book.chapters[stem].definitions:
+            name = definition.name
+            nth = counted[name] = counted.get(name, 0) + 1
+            shown = [line.lineno for line in definition.lines if line.text]
+            lines = range(shown[0], shown[-1] + 1) if shown else range(0)
+            parts.append((definition.lineno, book.ids[stem][name, nth], lines))
+    return parts[bisect_right(parts, (lineno, "\uffff")) - 1]
+
+SOURCE_MAP = re.compile(
+    r"\n?(?://# sourceMappingURL=\S+|/\*# sourceMappingURL=[^*]*\*/)\s*$")
+
+
+def on_post_build(config):
+    site = Path(config["site_dir"])
+    for path in site.rglob("*.map"):
+        path.unlink()
+    for path in [*site.rglob("*.js"), *site.rglob("*.css")]:
+        if not path.is_file():  # a page: modules/docs/.../chunks.css/
+            continue
+        text = path.read_text(encoding="utf-8")
+        trimmed = SOURCE_MAP.sub("", text)
+        if trimmed != text:
+            path.write_text(trimmed, encoding="utf-8")

@@ -1,0 +1,405 @@
+"""The built site in a real browser: a local server, Chromium, and checks.
+
+Each check takes a loaded Playwright page (or the site's directory) and
+returns findings: one line each, naming the page and the element, so that a
+test asserts the list is empty and a failure reads as a list of faults.
+
+Nothing leaves the machine: the server listens on 127.0.0.1, and every
+request for another host is recorded and aborted before it is sent.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import importlib.util
+import json
+import os
+import threading
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+CHROMIUM = os.environ.get("RETRO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--disable-quic"]
+SERVER_LIFETIME = 300  # seconds: the server stops itself after this at most
+
+
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if importlib.util.find_spec("playwright") is None:
+        return ("Playwright is not installed (pip install -e '.[dev]' "
+                "installs it)")
+    if not os.access(CHROMIUM, os.X_OK):
+        return (f"no Chromium at {CHROMIUM} (Debian: apt-get install "
+                "chromium; or set RETRO_CHROMIUM to a Chromium binary)")
+    return None
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site, as URL paths ('/', '/book/flip/')."""
+    paths = []
+    for index in sorted(site.rglob("index.html")):
+        parent = index.parent.relative_to(site).as_posix()
+        paths.append("/" if parent == "." else f"/{parent}/")
+    return paths
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 (the base's name)
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a browser that stops a load mid-file is no fault of the site
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    """Serve `directory` on 127.0.0.1 at a free port; yield the base URL.
+
+    The server runs in a thread and shuts down when the block ends, or by
+    itself after SERVER_LIFETIME seconds, whichever comes first.
+    """
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever,
+                              kwargs={"poll_interval": 0.1}, daemon=True)
+    timer = threading.Timer(SERVER_LIFETIME, server.shutdown)
+    timer.daemon = True
+    thread.start()
+    timer.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        timer.cancel()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@contextlib.contextmanager
+def chromium():
+    """One headless Chromium (the system's: Playwright cannot fetch its
+    own here)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM,
+                                         args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Reader:
+    """One browser context at one width, one page reused for every visit,
+    and what the page did: console errors, page errors, requests.
+
+    Every page of mkdocs-material has its search worker fetch the whole
+    search index and build it, a large part of a page's load. A reader
+    made with `search=False` is served the index with its first document
+    only (the same configuration, and a document, so the worker runs as
+    ever): reading every page then takes about a third less time (66 pages
+    at 400 px: 21 s against 32 s). The search itself is tried by a reader
+    with the whole index."""
+
+    def __init__(self, browser, base: str, width: int, height: int = 900,
+                 search: bool = True):
+        self.base = base.rstrip("/")
+        self.width = width
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height},
+            service_workers="block")
+        self.context.set_default_timeout(5000)
+        self.context.route(self._elsewhere, self._refuse)
+        if not search:
+            address = f"{self.base}/search/search_index.json"
+            with urllib.request.urlopen(address, timeout=10) as answer:
+                index = json.load(answer)
+            index["docs"] = index["docs"][:1]
+            small = json.dumps(index)
+            self.context.route(address, lambda route: route.fulfill(
+                body=small, content_type="application/json"))
+        self.page = self.context.new_page()
+        self.where = "?"
+        self.errors: list[str] = []
+        self.requests: list[tuple[str, str]] = []  # (page, url)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", self._page_error)
+        self.page.on("request",
+                     lambda request: self.requests.append(
+                         (self.where, request.url)))
+
+    def _elsewhere(self, url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https", "ws", "wss") and (
+            f"{parts.scheme}://{parts.netloc}" != self.base)
+
+    @staticmethod
+    def _refuse(route):
+        route.abort("blockedbyclient")
+
+    def _console(self, message):
+        if message.type == "error" and not (
+                "ERR_BLOCKED_BY_CLIENT" in message.text
+                and self._elsewhere(message.location.get("url", ""))):
+            # (a request this reader refused is reported as a request)
+            self.errors.append(f"{self.where} @{self.width}px: console "
+                               f"error: {message.text[:200]}")
+
+    def _page_error(self, error):
+        self.errors.append(f"{self.where} @{self.width}px: page error: "
+                           f"{str(error)[:200]}")
+
+    def visit(self, path: str):
+        """Load `path` (a URL path of the site) and wait for it to settle."""
+        self.where = path
+        self.page.goto(self.base + path, wait_until="load")
+        return self.page
+
+    def close(self):
+        self.context.unroute_all(behavior="ignoreErrors")
+        self.context.close()
+
+
+# -- the checks --------------------------------------------------------------
+
+def foreign_requests(reader: Reader) -> list[str]:
+    """Every address on another host than the test server that the pages
+    asked for (refused before it was sent): one line per address, naming
+    the first page that asked and how many page loads did."""
+    asked: dict[str, list[str]] = {}
+    for where, url in reader.requests:
+        if reader._elsewhere(url):
+            asked.setdefault(url, []).append(where)
+    found = []
+    for url, pages in asked.items():
+        others = (f" (and {len(pages) - 1} more page loads)"
+                  if len(pages) > 1 else "")
+        found.append(f"{pages[0]} @{reader.width}px{others}: request to "
+                     f"another host: {url[:160]}")
+    return found
+
+
+_OVERFLOWING_CODE = """() => {
+  const found = [];
+  document.querySelectorAll('.md-content pre').forEach((pre, n) => {
+    for (const box of [pre, pre.querySelector(':scope > code')]) {
+      if (box && box.scrollWidth > box.clientWidth + 1) {
+        const text = (box.innerText || '').split('\\n');
+        const longest = text.reduce(
+          (a, b) => (b.length > a.length ? b : a), '');
+        const fit = Math.floor(longest.length * box.clientWidth
+                               / box.scrollWidth);
+        const over = text.filter(line => line.length > fit).length;
+        found.push(`code block ${n + 1}: ${box.scrollWidth}px of content `
+                   + `in ${box.clientWidth}px, ${over} line(s) over about `
+                   + `${fit} columns (longest ${longest.length} columns: `
+                   + `${JSON.stringify(longest.trim().slice(0, 50))})`);
+        break;
+      }
+    }
+  });
+  return found;
+}"""
+
+
+def overflowing_code(page, where: str) -> list[str]:
+    """Code blocks whose lines run past their box (a sideways scroll)."""
+    return [f"{where}: {line}" for line in page.evaluate(_OVERFLOWING_CODE)]
+
+
+_OVERFLOWING_TABLES = """() => {
+  const found = [];
+  document.querySelectorAll('.md-content table').forEach((table, n) => {
+    const wrap = table.closest('.md-typeset__scrollwrap')
+      || table.parentElement;
+    const wide = Math.max(table.scrollWidth, wrap.scrollWidth,
+                          table.getBoundingClientRect().width);
+    if (wide > wrap.clientWidth + 1) {
+      const head = [...table.querySelectorAll('th')]
+        .map(th => th.innerText.trim());
+      found.push(`table ${n + 1} (${head.slice(0, 4).join(' | ')}`
+                 + `${head.length > 4 ? ' ...' : ''}): ${Math.round(wide)}px `
+                 + `in a ${wrap.clientWidth}px column`);
+    }
+  });
+  return found;
+}"""
+
+
+def overflowing_tables(page, where: str) -> list[str]:
+    """Tables wider than the column that holds them."""
+    return [f"{where}: {line}" for line in page.evaluate(_OVERFLOWING_TABLES)]
+
+
+_FIGURES = """async () => {
+  const images = [...document.querySelectorAll('.md-content img')];
+  for (const img of images) {
+    if (img.complete && img.naturalWidth > 0) continue;
+    img.loading = 'eager';
+    try { await img.decode(); } catch (e) { /* reported below */ }
+  }
+  return images.map(img => ({src: img.getAttribute('src'),
+                             url: img.currentSrc || img.src,
+                             alt: img.alt, complete: img.complete,
+                             width: img.naturalWidth}));
+}"""
+
+
+def figures(page) -> list[dict]:
+    """The page's images (src, url, alt, complete, width), each waited for."""
+    return page.evaluate(_FIGURES)
+
+
+def unloaded_figures(page, where: str,
+                     shown: set[str] | None = None) -> list[str]:
+    """Images that did not load, or load as nothing, or say nothing. The
+    URL paths of those that loaded are added to `shown` when it is given."""
+    found = []
+    for image in figures(page):
+        if not (image["complete"] and image["width"] > 0):
+            found.append(f"{where}: figure {image['src']} did not load")
+            continue
+        if shown is not None:
+            shown.add(urlsplit(image["url"]).path)
+        if not image["alt"].strip():
+            found.append(f"{where}: figure {image['src']} has no alt text")
+    return found
+
+
+def unshown_figures(site: Path, shown: set[str]) -> list[str]:
+    """The SVGs the build drew (figures/*.svg) that no page showed loaded;
+    `shown` holds the URL paths of images seen loaded."""
+    drawn = sorted(site.glob("figures/*.svg"))
+    if not drawn:
+        return ["site: no figures/*.svg at all: the book draws no figures"]
+    return [f"site: figures/{svg.name} is drawn but no page shows it loaded"
+            for svg in drawn if f"/figures/{svg.name}" not in shown]
+
+
+# chunk references in code, chunk names in prose, "used in" links (those
+# with a fragment: a root chunk's "tangled to" names a whole page)
+CHUNK_LINKS = (".md-content a.chunk-ref, .md-content a.chunk-mention, "
+               ".md-content .chunk-links a[href*='#']")
+
+_LINKS = """(selector) => [...document.querySelectorAll(selector)]
+  .map((a, n) => ({
+  n, href: a.href, text: a.innerText.trim().slice(0, 60),
+  kind: a.classList.contains('chunk-ref') ? 'chunk link'
+    : a.classList.contains('chunk-mention') ? 'chunk named in prose'
+    : 'used-in link'}))"""
+
+_LANDED = """async (id) => {
+  // where the jump landed: 'ok', or what is wrong; waits up to a second for
+  // a smooth scroll to end
+  const header = document.querySelector('.md-header');
+  for (let tries = 0; ; tries++) {
+    const target = document.getElementById(id);
+    if (!target) return 'no element has that id';
+    const box = target.getBoundingClientRect();
+    const style = getComputedStyle(target);
+    if (style.visibility === 'hidden' || style.display === 'none'
+        || (box.width === 0 && box.height === 0))
+      return 'the target is not displayed';
+    const top = header ? header.getBoundingClientRect().bottom : 0;
+    if (box.bottom > top && box.top < window.innerHeight
+        && box.right > 0 && box.left < window.innerWidth) return 'ok';
+    if (tries >= 20)
+      return 'the target is out of view after the jump (top '
+        + `${Math.round(box.top)}px)`;
+    await new Promise(done => setTimeout(done, 50));
+  }
+}"""
+
+
+def sample_of(links: list, per_kind: int) -> list:
+    """A few links of each kind: always the first, then spread over the
+    page."""
+    chosen = []
+    for kind in sorted({link["kind"] for link in links}):
+        of_kind = [link for link in links if link["kind"] == kind]
+        step = max(1, len(of_kind) // per_kind)
+        chosen += of_kind[::step][:per_kind]
+    return chosen
+
+
+def chunk_links(page) -> list[dict]:
+    """The page's chunk links and "used in" links: n, href, text, kind."""
+    return page.evaluate(_LINKS, CHUNK_LINKS)
+
+
+def broken_chunk_links(page, where: str, per_kind: int = 2,
+                       followed: list | None = None) -> list[str]:
+    """Click a sample of the page's chunk links and "used in" links; each
+    must land on an element with the link's fragment id, in view. The links
+    clicked are added to `followed` when it is given.
+
+    Clicking may leave the page: visit it again before other checks."""
+    found = []
+    home = page.url.split("#")[0]
+    for link in sample_of(chunk_links(page), per_kind):
+        if followed is not None:
+            followed.append(link)
+        name = f"{where}: {link['kind']} {link['n'] + 1} ({link['text']!r} -> "
+        target = urlsplit(link["href"])
+        fragment = unquote(target.fragment)
+        name += f"{target.path}#{fragment})"
+        if not fragment:
+            found.append(f"{name}: the link names no target")
+            continue
+        if urlsplit(page.url).path != urlsplit(home).path:
+            page.goto(home, wait_until="load")  # the last click left it
+        try:
+            # a real mouse click where the link is drawn (a link hidden
+            # under the header would click the header, and be found out)
+            click = page.locator(CHUNK_LINKS).nth(link["n"]).click
+            if target.path == urlsplit(home).path:
+                click(force=True)
+            else:
+                with page.expect_navigation(wait_until="load"):
+                    click(force=True)
+        except Exception as error:  # Playwright's timeouts and the like
+            found.append(f"{name}: cannot follow it: "
+                         f"{str(error).splitlines()[0][:120]}")
+            continue
+        landed = page.evaluate(_LANDED, fragment)
+        if landed != "ok":
+            found.append(f"{name}: {landed}")
+    return found
+
+
+def failed_searches(page, words) -> list[str]:
+    """Type each word into the site's search box (mkdocs-material); each
+    must list at least one result."""
+    found = []
+    home = page.url.split("#")[0]
+    for word in words:
+        page.goto(home, wait_until="load")
+        try:
+            box = page.locator("input.md-search__input")
+            if not box.is_visible():  # narrow: behind the header's button
+                page.locator(".md-header label[for='__search']").click()
+            box.click()
+            box.press_sequentially(word, delay=20)
+            # the count above the results: "No matching documents", "3
+            # matching documents" once the index is built and searched
+            page.wait_for_function(
+                "() => /matching/i.test(document.querySelector("
+                "'.md-search-result__meta')?.innerText || '')",
+                timeout=10000)
+            shown = page.locator(".md-search-result__item:visible").count()
+        except Exception as error:
+            found.append(f"search {word!r}: no answer "
+                         f"({str(error).splitlines()[0][:100]})")
+            continue
+        if not shown:
+            found.append(f"search {word!r}: no results")
+    return found

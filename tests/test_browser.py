@@ -1,0 +1,269 @@
+"""The site as a reader sees it: every page in headless Chromium.
+
+Every page of the built site (the session's `site`, served on 127.0.0.1) is
+read at 1280 and at 400 pixels wide, one browser context per width. The
+checks live in tests/browser.py; each returns findings, one line naming the
+page and the element, and each test here asserts one kind is
+empty. The second half doctors a copy of the site (a figure removed, a chunk
+link broken, a code line of 200 columns, ...) and shows that the same checks
+find each fault: a browser test that cannot fail proves nothing.
+
+Without Playwright or Chromium the tests are skipped with the reason (and CI,
+with RETRO_NO_SKIPS=1, counts a skip as a failure).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import browser as b  # tests/browser.py, beside this file
+
+MISSING = b.missing_browser()
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+WIDTHS = (1280, 400)
+WIDE = WIDTHS[0]
+LINKS_PER_KIND = 1  # links followed of each kind, per page and width
+SEARCHES = ("SEER", "matchbox", "Conway")
+KINDS = ("console", "requests", "code", "tables", "figures", "links",
+         "search")
+
+
+def report(findings: list[str]) -> str:
+    return f"{len(findings)} finding(s):\n  " + "\n  ".join(findings)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with b.chromium() as launched:
+        yield launched
+
+
+def read_every_page(base: str, pages: list[str], width: int) -> dict:
+    """Every page at one width, in a browser of its own (this runs in a
+    thread of its own); the findings of each check, by kind."""
+    found = {kind: [] for kind in KINDS}
+    shown: set[str] = set()
+    followed: list = []
+    with b.chromium() as browser:
+        reader = b.Reader(browser, base, width, search=False)
+        try:
+            for path in pages:
+                page = reader.visit(path)
+                where = f"{path} @{width}px"
+                found["figures"] += b.unloaded_figures(page, where, shown)
+                if width == WIDE:
+                    found["code"] += b.overflowing_code(page, where)
+                    found["tables"] += b.overflowing_tables(page, where)
+                found["links"] += b.broken_chunk_links(
+                    page, where, LINKS_PER_KIND, followed)
+            found["console"] += reader.errors
+            found["requests"] += b.foreign_requests(reader)
+        finally:
+            reader.close()
+    return {"found": found, "shown": shown, "followed": len(followed)}
+
+
+@pytest.fixture(scope="module")
+def walk(site, chromium):
+    """Read every page at every width once; gather every check's findings.
+
+    The widths are read at once, each in a thread with its own Playwright
+    and browser (Playwright's sync API serves one thread), while this
+    thread tries the search: loading a page is mostly Chromium's work, and
+    two widths side by side take about two thirds of the time of one
+    after the other."""
+    start = time.perf_counter()
+    pages = b.site_pages(site)
+    found = {kind: [] for kind in KINDS}
+    with b.serve(site) as base, ThreadPoolExecutor(len(WIDTHS)) as pool:
+        readings = [pool.submit(read_every_page, base, pages, width)
+                    for width in WIDTHS]
+        reader = b.Reader(chromium, base, WIDE)
+        try:
+            reader.visit("/")
+            found["search"] += b.failed_searches(reader.page, SEARCHES)
+            found["console"] += reader.errors
+            found["requests"] += b.foreign_requests(reader)
+        finally:
+            reader.close()
+        readings = [reading.result() for reading in readings]
+    shown = set().union(*(reading["shown"] for reading in readings))
+    for reading in readings:
+        for kind, lines in reading["found"].items():
+            found[kind] += lines
+    found["figures"] += b.unshown_figures(site, shown)
+    followed = sum(reading["followed"] for reading in readings)
+    seconds = time.perf_counter() - start
+    print(f"\nbrowser walk: {len(pages)} pages x {len(WIDTHS)} widths, "
+          f"{followed} chunk links followed, {len(shown)} figures seen, "
+          f"in {seconds:.1f} s")
+    return {"found": found, "pages": pages, "followed": followed}
+
+
+def test_every_page_was_read_and_links_were_followed(walk, site):
+    assert walk["pages"] == b.site_pages(site) and "/" in walk["pages"]
+    assert walk["followed"] > 0, "no chunk link was found on any page"
+
+
+def test_no_console_or_page_error(walk):
+    assert not walk["found"]["console"], report(walk["found"]["console"])
+
+
+def test_no_request_leaves_the_site(walk):
+    assert not walk["found"]["requests"], report(walk["found"]["requests"])
+
+
+def test_code_fits_its_column_at_1280(walk):
+    assert not walk["found"]["code"], report(walk["found"]["code"])
+
+
+def test_tables_fit_their_column_at_1280(walk):
+    assert not walk["found"]["tables"], report(walk["found"]["tables"])
+
+
+def test_every_figure_loads(walk):
+    assert not walk["found"]["figures"], report(walk["found"]["figures"])
+
+
+def test_chunk_links_land_on_a_visible_target(walk):
+    assert not walk["found"]["links"], report(walk["found"]["links"])
+
+
+def test_search_finds_the_books_words(walk):
+    assert not walk["found"]["search"], report(walk["found"]["search"])
+
+
+# -- showing that the checks can fail ----------------------------------------
+
+OPENING = re.compile(r"<article\b[^>]*>")
+
+
+def inject(html: Path, markup: str) -> None:
+    """Put `markup` at the top of the page's article."""
+    text = html.read_text(encoding="utf-8")
+    opening = OPENING.search(text)
+    assert opening, f"{html}: no <article> to doctor"
+    html.write_text(text[:opening.end()] + markup + text[opening.end():],
+                    encoding="utf-8")
+
+
+def page_path(site: Path, html: Path) -> str:
+    parent = html.parent.relative_to(site).as_posix()
+    return "/" if parent == "." else f"/{parent}/"
+
+
+def remove_a_figure(site: Path) -> tuple[str, str]:
+    """Delete the SVG an image of some page points to; (page, svg name).
+    While the book shows no figure, a page gets an image of a missing SVG."""
+    for html in sorted(site.rglob("index.html")):
+        for src in re.findall(r'<img\b[^>]*\bsrc="([^"#?]+\.svg)"',
+                              html.read_text(encoding="utf-8")):
+            svg = (html.parent / src).resolve()
+            if svg.is_file() and site.resolve() in svg.parents:
+                svg.unlink()
+                return page_path(site, html), svg.name
+    html = site / "play" / "index.html"
+    inject(html, '<p><img alt="a doctored figure" '
+                 'src="../figures/doctored.svg"></p>')
+    return page_path(site, html), "doctored.svg"
+
+
+def break_a_chunk_link(site: Path) -> tuple[str, str]:
+    """Point a page's first chunk link at a fragment no element has."""
+    missing = "chunk-no-such-chunk"
+    for html in sorted(site.rglob("index.html")):
+        text = html.read_text(encoding="utf-8")
+        link = re.search(r'<a\b[^>]*\bclass="chunk-ref"[^>]*>', text)
+        if link:
+            doctored = re.sub(r'href="[^"]*"', f'href="#{missing}"',
+                              link.group(), count=1)
+            html.write_text(text[:link.start()] + doctored
+                            + text[link.end():], encoding="utf-8")
+            return page_path(site, html), missing
+    raise AssertionError("no page has a chunk link to break")
+
+
+@pytest.fixture(scope="module")
+def doctored(site, chromium, tmp_path_factory):
+    """A copy of the site with one page doctored each way, served, and a
+    reader at 1280 pixels; yields (reader, {fault: (page, detail)})."""
+    copy = tmp_path_factory.mktemp("doctored") / "site"
+    shutil.copytree(site, copy)
+    chapters = sorted(p for p in copy.glob("book/*/index.html"))
+    assert len(chapters) >= 3, "too few chapters to doctor"
+    faults = {"figure": remove_a_figure(copy),
+              "link": break_a_chunk_link(copy)}
+    long_line = "x = '" + "a" * 194 + "'"
+    inject(chapters[0], f"<pre><code>{long_line}</code></pre>")
+    faults["code"] = (page_path(copy, chapters[0]),
+                      f"{len(long_line)} columns")
+    columns = "".join(f"<th>column {n}</th>" for n in range(30))
+    inject(chapters[1], f"<table><thead><tr>{columns}</tr></thead>"
+                        f"<tbody><tr>{'<td>1234567</td>' * 30}</tr></tbody>"
+                        "</table>")
+    faults["table"] = (page_path(copy, chapters[1]), "column 0 | column 1")
+    inject(chapters[2], '<link rel="stylesheet" '
+                        'href="https://fonts.example.com/doctored.css">'
+                        '<script>console.error("doctored error")</script>')
+    faults["outside"] = (page_path(copy, chapters[2]),
+                         "https://fonts.example.com/doctored.css")
+    with b.serve(copy) as base:
+        reader = b.Reader(chromium, base, WIDE)
+        try:
+            yield reader, faults
+        finally:
+            reader.close()
+
+
+def test_a_missing_figure_is_found(doctored):
+    reader, faults = doctored
+    path, svg = faults["figure"]
+    found = b.unloaded_figures(reader.visit(path), path)
+    assert any(svg in line and "did not load" in line for line in found), \
+        report(found)
+
+
+def test_a_broken_chunk_link_is_found(doctored):
+    reader, faults = doctored
+    path, fragment = faults["link"]
+    found = b.broken_chunk_links(reader.visit(path), path)
+    assert any(fragment in line and "no element has that id" in line
+               for line in found), report(found)
+
+
+def test_an_overflowing_code_block_is_found(doctored):
+    reader, faults = doctored
+    path, columns = faults["code"]
+    found = b.overflowing_code(reader.visit(path), path)
+    assert any(f"(longest {columns}" in line for line in found), report(found)
+
+
+def test_a_table_wider_than_its_column_is_found(doctored):
+    reader, faults = doctored
+    path, head = faults["table"]
+    found = b.overflowing_tables(reader.visit(path), path)
+    assert any(head in line for line in found), report(found)
+
+
+def test_a_request_elsewhere_and_a_console_error_are_found(doctored):
+    reader, faults = doctored
+    path, url = faults["outside"]
+    reader.errors.clear()
+    reader.visit(path)
+    requests = b.foreign_requests(reader)
+    assert any(url in line for line in requests), report(requests)
+    assert any("doctored error" in line for line in reader.errors), \
+        report(reader.errors)
+
+
+def test_a_search_that_finds_nothing_is_found(doctored):
+    reader, _ = doctored
+    reader.visit("/")
+    found = b.failed_searches(reader.page, ["SEER", "qzxjvwk"])
+    assert found == ["search 'qzxjvwk': no results"], report(found)

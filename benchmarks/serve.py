@@ -1,7 +1,7 @@
 """The served room under load: people, saturation, faults and SSH.
 
     python benchmarks/serve.py [--parts people,saturation,faults,ssh]
-                               [--people 10,100] [--rounds 100]
+                               [--people 10,100]
                                [--seconds 15] [--no-profile]
 
 Everything talks to `retro serve` on 127.0.0.1 only, started as a
@@ -28,8 +28,8 @@ in time. The clients are asyncio streams in this process.
   name prompt) and one that sends 10 MB of garbage: p99 with and without.
 - ssh: one asyncssh client plays a Penney bet end to end.
 
-A whole default run takes about four minutes; --rounds 20 --people 10,30
---seconds 5 is a quick look.
+A whole default run takes about four minutes; --people 10,30 --seconds 5
+is a quicker look.
 """
 from __future__ import annotations
 
@@ -420,9 +420,16 @@ async def main(args) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--parts", default="people,saturation,faults,ssh")
-    parser.add_argument("--people", default="10,100")
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--parts", default="people,saturation,faults,ssh",
+                        help="which parts to run, separated by commas "
+                             "(default: all four)")
+    parser.add_argument("--people", default="10,100",
+                        help="the numbers of players at a person's pace "
+                             "(default: 10,100)")
+    parser.add_argument("--seconds", type=float, default=15.0,
+                        help="how long the saturation run lasts "
+                             "(default: 15)")
+    parser.add_argument("--no-profile", action="store_true",
+                        help="skip the profiled saturation run")
     args = parser.parse_args()
     asyncio.run(asyncio.wait_for(main(args), 4 * LIMIT))

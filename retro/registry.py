@@ -22,8 +22,8 @@ GAMES: tuple[Game, ...] = (
          ("mind reader", "shannon", "mrm", "awk", "reader"),
          "A grey relay cabinet with two lamps and a lever: Shannon's MIND "
          "READER. It plays matching pennies and learns how you choose.",
-         ("mindreader", "machines", "seer", "mrm", "scp", "mixer", "people",
-          "umpire"),
+         ("mindreader", "machines", "seer", "mrm", "scp", "mixer", "reader",
+          "people", "umpire"),
          play_options=(("ask_opponent", True),)),
     Game("flip", "Flip", ("coin", "basic"),
          "A terminal with a coin taped to its side: FLIP, out of More "

@@ -393,3 +393,10 @@ def refused(argv: list[str]) -> tuple[int, str]:
     finally:
         umpire.one_game = original
     return status, err.getvalue()
+
+
+def test_every_machine_and_player_has_a_cost_per_play():
+    from retro.engines.machines import MACHINES, PLAYERS
+    from retro.engines.umpire import MICROSECONDS
+
+    assert set(MACHINES) | set(PLAYERS) <= set(MICROSECONDS)

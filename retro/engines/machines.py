@@ -88,7 +88,11 @@ MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
                  "Flip, from More BASIC Computer Games: a learned "
                  "probability per two-round history"),
         "mixer": (lazy("retro.engines.mixer", "Mixer"),
-                  "ours: contexts of several kinds, mixed; beats the rest"),
+                  "ours: contexts of several kinds, mixed; reads machines "
+                  "best"),
+        "augur": (lazy("retro.engines.reader", "Augur"),
+                  "ours: the mixer with a model of people; reads people "
+                  "best"),
     })
 
 

@@ -103,7 +103,7 @@ def tournament(a: str, b: str, *, games: int, plays: Sequence[int],
 
 
 MICROSECONDS = {"coin": 0.25, "seer": 1.5, "mrm": 1, "awk": 2.5, "scp": 6,
-                "flip": 2.5, "mixer": 35,   # a play of each, rounded up
+                "flip": 2.5, "mixer": 35, "augur": 60,   # a play, rounded up
                 **dict.fromkeys(PLAYERS, 2)}   # every player like a person
 GAME_MICROSECONDS = 30     # making a game's machines, sending its wins back
 WORK_LIMIT = 60.0          # seconds of one core: about a minute

@@ -1,0 +1,62 @@
+# Tangled from literate/people.md: edit the chapter, not this file, then run `retro tangle`.
+"""Each machine's lead over the rounds against each kind of player like
+a person: a figure of the people chapter.
+
+Tangled from literate/people.md, which explains it.
+"""
+from __future__ import annotations
+
+from retro.engines.machines import MACHINES, PLAYERS, make_machine
+from retro.engines.umpire import game_rngs
+
+SEQUENCES, ROUNDS, SEED = 40, 100, 1
+SIZES = {"people-leads": (7.2, 5.2)}
+
+
+def leads(player: str) -> dict[str, list[float]]:
+    """Each machine's mean lead (rounds won less rounds lost) after each
+    round, over SEQUENCES sequences of ROUNDS rounds against `player`."""
+    found = {}
+    for name in MACHINES:
+        if name == "coin":
+            continue
+        total = [0] * ROUNDS
+        for game in range(SEQUENCES):
+            a_rng, b_rng = game_rngs(SEED, game)
+            machine = make_machine(name, a_rng)
+            person = make_machine(player, b_rng)
+            lead = 0
+            for round_ in range(ROUNDS):
+                mine, theirs = machine.choose(), person.choose()
+                machine.learn(theirs)
+                person.learn(1 - mine)
+                lead += 1 if mine == theirs else -1
+                total[round_] += lead
+        found[name] = [t / SEQUENCES for t in total]
+    return found
+
+
+LOOKS = {"seer": ("C4", "--", 1.0), "mrm": ("C3", "--", 1.0),
+         "awk": ("C2", "-", 1.5), "scp": ("C4", ":", 1.0),
+         "flip": ("C3", ":", 1.0), "mixer": ("C0", "-", 1.5),
+         "augur": ("C1", "-", 2.5)}
+
+
+def draw_people_leads(figure) -> None:
+    panels = figure.subplots(2, 3, sharex=True, sharey=True)
+    for axes, player in zip(panels.flat, PLAYERS):
+        for name, lead in leads(player).items():
+            colour, line, width = LOOKS.get(name, ("C4", "-.", 1.0))
+            axes.plot(range(1, ROUNDS + 1), lead, color=colour,
+                      linestyle=line, linewidth=width, label=name)
+        axes.axhline(0, color="C4", linewidth=0.5)
+        axes.set_title(player)
+    for axes in panels[1]:
+        axes.set_xlabel("round")
+    for axes in panels[:, 0]:
+        axes.set_ylabel("lead, rounds")
+    figure.legend(*panels[0, 0].get_legend_handles_labels(),
+                  loc="outside lower center", ncols=7)
+
+
+FIGURES = {"people-leads": draw_people_leads}

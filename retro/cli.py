@@ -2,7 +2,6 @@
 """The `retro` command: the room, `play`, and the registry's commands."""
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -84,6 +83,8 @@ DESCRIPTION = ("Play the machines that first learned to play games, read "
 
 
 def build_parser(argv: list[str] = ()):
+    import importlib
+
     from retro.registry import COMMANDS
 
     named = [argv[index] for index in named_words(list(argv))]

@@ -329,7 +329,11 @@ class Output:
         else:
             text = f"{header}\n{body}"
         self.text = text
-        self.count = text.count("\n")  # every line ends in a newline
+
+    @property
+    def count(self) -> int:
+        """How many lines the file has (every line ends in a newline)."""
+        return self.text.count("\n")
 
     def line(self, number: int) -> tuple[str, Origin]:
         """Line `number` (from 1) of the file, and where it came from."""
@@ -413,7 +417,9 @@ def tangle(chapters: list[Chapter], project: str) -> Plan:
             plan.outputs[target] = Output(target, name, lines,
                                           header(chapter.path, project, name))
         plan.problems.extend(dict.fromkeys(expander.problems))
-        unused = chapter.chunks.keys() - expander.used
+        unused = (() if not expander.problems
+                  and len(expander.used) == len(chapter.chunks)
+                  else chapter.chunks.keys() - expander.used)
         for _, name in sorted((chapter.chunks[name][0][0], name) for name in unused):
             plan.problems.append(Problem(
                 chapter.path, first_definition(chapter, name).lineno,

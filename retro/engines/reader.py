@@ -25,6 +25,9 @@ START_GAIN = 4.0      # the gain is START_GAIN * e^(-tally/SCALE) ...
 SCALE = 2.0
 MAX_GAIN = 20.0       # ... at most this
 TRUST = 4.0           # follow the guess with probability squash(TRUST+form)
+MIRROR_PRIOR = 5.0    # a reading's rate starts at 1/2, held as 2x this
+MIRROR_SURE = 0.55    # ... and speaks once it is above this
+PLAYS_FADE = 0.8      # the plays reading forgets as Flip's machine does
 
 
 class Ladder:
@@ -133,14 +136,86 @@ class Habits:
         self.wons = (self.wons + [theirs != mine])[-4:]
 
 
+VIEWS = ("change", "hindsight", "plays")
+
+
+class Mirror:
+    """Augur's own plays as three kinds of rival would read them, and how
+    often the opponent has played against each reading."""
+
+    def __init__(self):
+        self.counts: list[dict[Hashable, tuple[float, float]]] = [
+            {} for _ in VIEWS]
+        self.against = [0] * len(VIEWS)   # rounds it played against it
+        self.seen = [0] * len(VIEWS)      # rounds the reading had a play
+        self.mine: int | None = None      # my last play
+        self.symbol: tuple[bool, bool] | None = None   # changed, won
+        self.pairs: tuple[tuple[int, int], ...] = ()   # (mine, theirs)
+        self.readings: list[int | None] = [None] * len(VIEWS)
+
+    def contexts(self) -> list[Hashable]:
+        """Each reading's context now; None where it has none yet."""
+        pairs = self.pairs if len(self.pairs) == 2 else None
+        return [self.symbol, self.symbol, pairs]
+
+
+    def read(self) -> list[int | None]:
+        """The play each rival would expect of me this round, or None where
+        its counts are level or it has none."""
+        self.readings = []
+        for view, counts, key in zip(VIEWS, self.counts, self.contexts()):
+            no, yes = counts.get(key, (0.0, 0.0))
+            if key is None or no == yes or self.mine is None:
+                self.readings.append(None)
+            elif view == "plays":
+                self.readings.append(int(yes > no))
+            else:
+                self.readings.append(1 - self.mine if yes > no else self.mine)
+        return self.readings
+
+    def opinion(self, theirs: int) -> float:
+        """Evidence that the opponent, whose last play was `theirs`, changes:
+        each rival it has played like expects it to play against its
+        reading of me."""
+        x = 0.0
+        for reading, against, seen in zip(self.readings, self.against,
+                                          self.seen):
+            if reading is None:
+                continue
+            rate = (against + MIRROR_PRIOR) / (seen + 2 * MIRROR_PRIOR)
+            if rate > MIRROR_SURE:
+                x += stretch(rate) if 1 - reading != theirs else -stretch(rate)
+        return x
+
+    def learn(self, mine: int, theirs: int) -> None:
+        for i, reading in enumerate(self.readings):
+            if reading is not None:
+                self.seen[i] += 1
+                self.against[i] += theirs != reading
+        if self.mine is not None:
+            changed, won = mine != self.mine, mine == theirs
+            outcomes = (changed, changed == won, bool(mine))
+            for view, counts, key, yes in zip(VIEWS, self.counts,
+                                              self.contexts(), outcomes):
+                if key is not None:
+                    fade = PLAYS_FADE if view == "plays" else 1.0
+                    no, yes_ = counts.get(key, (0.0, 0.0))
+                    counts[key] = (fade * no + (not yes), fade * yes_ + yes)
+            self.symbol = (changed, won)
+        self.mine = mine
+        self.pairs = (self.pairs + ((mine, theirs),))[-2:]
+        self.readings = [None] * len(VIEWS)
+
+
 class Augur(Mixer):
-    """The mixer, with a model of people beside it."""
+    """The mixer, with a model of people and a mirror beside it."""
 
     name = "augur"
 
     def __init__(self, rng: random.Random, *, careful: bool = True):
         super().__init__(rng, careful=careful)
         self.habits = Habits()
+        self.mirror = Mirror()
         self.tally = 0.0    # the mixer's right guesses less the model's
         self.guesses: tuple[int | None, int | None] = (None, None)
 
@@ -154,6 +229,7 @@ class Augur(Mixer):
     def predict(self) -> int | None:
         """The opponent's likely play this round, or None before the first."""
         people = self.habits.predict()
+        self.mirror.read()
         if self.last is None:
             return None
         mixers = super().predict()
@@ -162,7 +238,8 @@ class Augur(Mixer):
         peoples = (None if people == 0.5
                    else 1 - theirs if people > 0.5 else theirs)
         self.guesses = (mixers, peoples)
-        x = stretch(self.p_change) + self.gain() * stretch(people)
+        x = (stretch(self.p_change) + self.gain() * stretch(people)
+             + self.mirror.opinion(theirs))
         self.guess = None if x == 0 else 1 - theirs if x > 0 else theirs
         return self.guess
 
@@ -174,4 +251,5 @@ class Augur(Mixer):
             mixers, peoples = self.guesses
             self.tally += (mixers == opponent) - (peoples == opponent)
         self.habits.learn(self.play, opponent)
+        self.mirror.learn(self.play, opponent)
         super().learn(opponent)

@@ -7,7 +7,7 @@ Tangled from literate/people.md, which explains it.
 from __future__ import annotations
 
 from retro.engines.machines import MACHINES, PLAYERS, make_machine
-from retro.engines.umpire import game_rngs
+from retro.engines.umpire import game_rngs, play_game
 
 SEQUENCES, ROUNDS, SEED = 40, 100, 1
 SIZES = {"people-leads": (7.2, 5.2)}
@@ -16,22 +16,18 @@ SIZES = {"people-leads": (7.2, 5.2)}
 def leads(player: str) -> dict[str, list[float]]:
     """Each machine's mean lead (rounds won less rounds lost) after each
     round, over SEQUENCES sequences of ROUNDS rounds against `player`."""
+    rounds = range(1, ROUNDS + 1)
     found = {}
     for name in MACHINES:
         if name == "coin":
             continue
         total = [0] * ROUNDS
-        for game in range(SEQUENCES):
+        for game in range(SEQUENCES):   # a game as the umpire plays it
             a_rng, b_rng = game_rngs(SEED, game)
-            machine = make_machine(name, a_rng)
-            person = make_machine(player, b_rng)
-            lead = 0
-            for round_ in range(ROUNDS):
-                mine, theirs = machine.choose(), person.choose()
-                machine.learn(theirs)
-                person.learn(1 - mine)
-                lead += 1 if mine == theirs else -1
-                total[round_] += lead
+            wins = play_game(make_machine(name, a_rng),
+                             make_machine(player, b_rng), rounds)
+            for index, (won, played) in enumerate(zip(wins, rounds)):
+                total[index] += 2 * won - played
         found[name] = [t / SEQUENCES for t in total]
     return found
 

@@ -400,3 +400,18 @@ def test_every_machine_and_player_has_a_cost_per_play():
     from retro.engines.umpire import MICROSECONDS
 
     assert set(MACHINES) | set(PLAYERS) <= set(MICROSECONDS)
+
+
+def test_the_chapters_table_of_augur_is_what_the_umpire_measures():
+    # the chapter's own command and seed: every cell exactly as printed
+    section = CHAPTER.read_text().split("| B | augur–B after 200 |", 1)[1]
+    rows = [line.strip("|").split("|") for line in section.splitlines()[2:7]]
+    names = {"SEER": "seer", "MRM": "mrm", "SCP": "scp", "AWK": "awk",
+             "Flip": "flip"}
+    assert [name.strip() for name, _ in rows] == list(names)
+    for name, cell in rows:
+        result = tournament("augur", names[name.strip()], games=300,
+                            plays=(200,), seed=1, jobs=2)
+        (standing,) = standings(result)
+        shown = f"{standing.a:.1f} – {standing.b:.1f}"
+        assert cell.strip().startswith(shown), (name, cell, shown)

@@ -3,7 +3,25 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import strategies as st
+
 from retro.room.teletype import StreamTeletype
+
+# what any prompt may be sent: other scripts' digits, huge numbers and lines,
+# control characters, format characters, words a game knows, format codes
+HOSTILE_WORDS = ("\u0663", "\u00b2", "\u2463", "1" * 5000, "-" + "9" * 5000,
+                 "x" * 100_000, "\x00\x07\x1b[2J\x7f", "\u202e\ufeff",
+                 "help", "q", "quit", "", "%s{}")
+
+
+def hostile_lines(*words: str):
+    """A strategy for one line typed at a game: the hostile words, the
+    game's own `words`, and any short text, never holding a line break."""
+    return st.one_of(
+        st.sampled_from(HOSTILE_WORDS + words),
+        st.text(max_size=40),
+        st.text(alphabet=st.characters(max_codepoint=0x9f), max_size=10),
+    ).filter(lambda line: "\n" not in line and "\r" not in line)
 
 
 class Recording(StreamTeletype):

@@ -606,17 +606,10 @@ def test_play_flip_with_memory_from_the_room_with_a_read_only_store(tmp_path):
 
 # --- hostile input ---------------------------------------------------------------
 
-from recording import Recording, squashed  # noqa: E402
+from recording import Recording, hostile_lines, squashed  # noqa: E402
 
 
-HOSTILE = st.one_of(
-    st.sampled_from(["\u0663", "\u00b2", "\u2463", "1" * 5000, "-" + "9" * 5000,
-                     "x" * 100_000, "y" * 100_000, "\x00\x07\x1b[2J\x7f",
-                     "\u202e\ufeff", "help", "q", "quit", "y", "n", "Y", "N",
-                     "", "\uff59", "\u1e99", "maybe", "%s{}"]),
-    st.text(max_size=40),
-    st.text(alphabet=st.characters(max_codepoint=0x9f), max_size=10),
-).filter(lambda line: "\n" not in line and "\r" not in line)
+HOSTILE = hostile_lines("y" * 100_000, "y", "n", "Y", "N", "\uff59", "\u1e99", "maybe")
 
 
 @settings(max_examples=40, deadline=None)

@@ -733,17 +733,19 @@ def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
     assert seen["first"] == random.Random(42).random()
 
 
-@pytest.mark.parametrize("alias, name", [
+@pytest.mark.parametrize("typed, name", [
     ("her", "hexapawn"), ("Penney's game", "penney"), ("SHANNON", "mindreader"),
+    ("1", "mindreader"), ("3", "hexapawn"), ("4", "penney"),
 ])
-def test_retro_play_knows_the_registrys_other_names(alias, name, tmp_path):
-    by_alias = retro("play", alias, "--seed", "5", input=b"",
+def test_retro_play_knows_the_registrys_other_names_and_the_menus_numbers(
+        typed, name, tmp_path):
+    by_other = retro("play", typed, "--seed", "5", input=b"",
                      home=tmp_path / "one")
     by_name = retro("play", name, "--seed", "5", input=b"",
                     home=tmp_path / "two")
-    assert by_alias.returncode == by_name.returncode == 0
-    assert by_alias.stderr == by_name.stderr == b""
-    assert by_alias.stdout == by_name.stdout and by_alias.stdout
+    assert by_other.returncode == by_name.returncode == 0
+    assert by_other.stderr == by_name.stderr == b""
+    assert by_other.stdout == by_name.stdout and by_other.stdout
 
 
 def test_retro_help_lists_every_command_of_the_registry(tmp_path):
@@ -1055,19 +1057,6 @@ def test_the_store_speaks_on_the_paper_once_the_session_is_open(
         assert store.notice == tty.say
     finally:
         store.close()
-
-
-@pytest.mark.parametrize("typed, name", [
-    ("1", "mindreader"), ("3", "hexapawn"), ("her", "hexapawn"),
-    ("4", "penney"),
-])
-def test_retro_play_knows_the_menus_numbers(typed, name, tmp_path):
-    by_number = retro("play", typed, "--seed", "5", input=b"",
-                      home=tmp_path / "one")
-    by_name = retro("play", name, "--seed", "5", input=b"",
-                    home=tmp_path / "two")
-    assert by_number.returncode == by_name.returncode == 0
-    assert by_number.stdout == by_name.stdout and by_number.stdout
 
 
 @pytest.mark.parametrize("typed", ["0", "5", "\u00b2", "\u2463",

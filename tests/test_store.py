@@ -189,12 +189,18 @@ def test_a_garbage_file_is_set_aside_with_a_message(tmp_path):
     assert (tmp_path / "retro.sqlite3.damaged-1").exists()
 
 
-def test_a_truncated_database_is_set_aside(tmp_path):
+def a_store_of_many_pages(tmp_path) -> Path:
+    """A store file of 300 padded results: many pages to damage."""
     path = tmp_path / FILENAME
     with Store.open(path) as store:
         for n in range(300):
             store.record("flip", score=f"{n}-0", outcome="win", seed=n,
                          detail={"padding": "x" * 200})
+    return path
+
+
+def test_a_truncated_database_is_set_aside(tmp_path):
+    path = a_store_of_many_pages(tmp_path)
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2] + b"\x00" * 4096 + data[-4096:])
     for suffix in ("-wal", "-shm"):
@@ -558,11 +564,7 @@ def test_results_never_raise_on_a_damaged_row(seed, detail):
 # -- opening: one clear line ------------------------------------------------------
 
 def test_a_file_damaged_inside_is_told_in_one_line(tmp_path):
-    path = tmp_path / FILENAME
-    with Store.open(path) as store:
-        for n in range(300):
-            store.record("flip", score=f"{n}-0", outcome="win", seed=n,
-                         detail={"padding": "x" * 200})
+    path = a_store_of_many_pages(tmp_path)
     whole = path.read_bytes()
     for page in range(1, len(whole) // 4096):  # find a page quick_check misses
         damaged = bytearray(whole)

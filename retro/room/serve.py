@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from retro.common import UsageError, plural, whole_number
+from retro.common import UsageError, number_in, plural, whole_number
 from retro.registry import GAMES
 from retro.room.room import Meaning, Room, Verb, import_front_end
 from retro.room.store import FILENAME, Store, data_dir, is_name
@@ -322,12 +322,11 @@ def who_is_on(players: list[Session], me: Session) -> list[str]:
 def set_baud(tty: LineTeletype, rest: tuple[str, ...]) -> str:
     """Set the pace of this player's paper; what BAUD answers."""
     if rest:
-        wanted = rest[0] if len(rest) == 1 else ""
-        if not (wanted.isascii() and wanted.isdigit()) \
-                or int(wanted[:5]) not in BAUDS or len(wanted) > 5:
+        wanted = number_in(rest[0]) if len(rest) == 1 else None
+        if wanted not in BAUDS:
             return (f"BAUD takes one of {', '.join(map(str, BAUDS[1:]))}, "
                     f"or 0 to print at once.")
-        tty.pace.baud = int(wanted)
+        tty.pace.baud = wanted
     if tty.pace.baud == 0:
         return "Your paper prints at once (BAUD 0)."
     return f"Your paper prints at {tty.pace.baud} baud."

@@ -33,8 +33,8 @@ from flip_basic import BROKEN, STRATEGIES, broken_game, guesses  # noqa: E402
 
 from retro.engines import flip as engine  # noqa: E402
 from retro.games import flip  # noqa: E402
-from retro.room.store import Store  # noqa: E402
-from retro.room.teletype import StreamTeletype  # noqa: E402
+from retro.services.store import Store  # noqa: E402
+from retro.services.teletype import StreamTeletype  # noqa: E402
 
 
 def bits(letters):

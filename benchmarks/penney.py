@@ -98,7 +98,7 @@ def named_questions(repeat: int) -> None:
 def settling(repeat: int) -> None:
     """One bet settled on disk: read, check, write, in one transaction."""
     from retro.games import penney
-    from retro.room.store import Store
+    from retro.services.store import Store
 
     with tempfile.TemporaryDirectory() as home:
         with Store.open(Path(home) / "retro.sqlite3") as store:

@@ -315,7 +315,7 @@ async def kill_mid_load() -> None:
         warnings = []
         restarted = Served(Path(home))
         restarted.stop()
-        from retro.room.store import Store
+        from retro.services.store import Store
 
         store = Store.open(Path(home) / "retro.sqlite3", warn=warnings.append)
         results = store.results("mindreader")

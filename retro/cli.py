@@ -126,7 +126,7 @@ def add_play_command(subparsers, chosen: str | None) -> None:
 
 def add_game_options(parser, game) -> None:
     """The options of `game`'s own front end, if it has any."""
-    from retro.room.room import import_front_end
+    from retro.rooms.room import import_front_end
 
     front_end = import_front_end(game).module
     if hasattr(front_end, "add_play_options"):
@@ -162,8 +162,8 @@ def overview() -> str:
 def open_session(args):
     """The store and the teletype for a room or a game."""
     from retro.common import UsageError, quoted
-    from retro.room.store import Store, data_dir
-    from retro.room.teletype import open_teletype
+    from retro.services.store import Store, data_dir
+    from retro.services.teletype import open_teletype
 
     transcript = None
     if getattr(args, "transcript", None):
@@ -188,7 +188,7 @@ def open_session(args):
 
 
 def room_command(args) -> int:
-    from retro.room.room import Room
+    from retro.rooms.room import Room
 
     store, tty, transcript = open_session(args)
     try:
@@ -202,7 +202,7 @@ def room_command(args) -> int:
 def play_command(args) -> int:
     from retro.common import new_seed
     from retro.registry import game_called
-    from retro.room.room import import_front_end, play_game
+    from retro.rooms.room import import_front_end, play_game
 
     game = game_called(args.game)
     front_end = import_front_end(game)

@@ -68,13 +68,13 @@ Command.__doc__ = "A subcommand of `retro`, and the module that defines it."
 COMMANDS: tuple[Command, ...] = (
     Command("tangle", "retro.book.tangle",
             "assemble the modules in retro/ from literate/"),
-    Command("umpire", "retro.games.umpire",
+    Command("umpire", "retro.commands.umpire",
             "play two machines against each other, many times"),
     Command("hexapawn", "retro.games.hexapawn",
             "HER's matchboxes, her training, and the theory of the game"),
     Command("penney", "retro.games.penney",
             "the exact odds and waiting times of Penney's game"),
-    Command("serve", "retro.room.serve",
+    Command("serve", "retro.rooms.served",
             "open the machine room to many players over telnet and SSH"),
 )
 

@@ -5,7 +5,7 @@ import re
 
 from hypothesis import strategies as st
 
-from retro.room.teletype import StreamTeletype
+from retro.services.teletype import StreamTeletype
 
 # what any prompt may be sent: other scripts' digits, huge numbers and lines,
 # control characters, format characters, words a game knows, format codes

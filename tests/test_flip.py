@@ -26,8 +26,8 @@ from retro.engines.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
                                 shifted)
 from retro.games import flip
 from retro.games.flip import profile_table
-from retro.room.store import Store, StoreError
-from retro.room.teletype import StreamTeletype
+from retro.services.store import Store, StoreError
+from retro.services.teletype import StreamTeletype
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))  # the helper beside this file

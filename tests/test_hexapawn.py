@@ -20,8 +20,8 @@ from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   winner, winning_moves, wins)
 from retro.engines.hexapawn_solve import BUDGET, WIDEST, solve
 from retro.engines.matchbox import Robot, box_for, contest, fresh, perfect, robot_json
-from retro.room.store import Store
-from retro.room.teletype import StreamTeletype
+from retro.services.store import Store
+from retro.services.teletype import StreamTeletype
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retro import cli, registry
-from retro.room.room import FAREWELL, Room
-from retro.room.store import Store
-from retro.room.teletype import StreamTeletype
+from retro.rooms.room import FAREWELL, Room
+from retro.services.store import Store
+from retro.services.teletype import StreamTeletype
 
 NASTY = ["²", "④", "٣", "1" * 5000, "7-" + "4" * 5000, "x" * 100_000,
          "\x00\x07\x1b[2J", "%s{}", "tear ~nosuchuser/x.txt", "é̈", "שלום",
@@ -91,7 +91,7 @@ def test_the_room_survives_anything_typed_at_a_terminal(
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from retro.room.teletype import TerminalTeletype
+    from retro.services.teletype import TerminalTeletype
 
     monkeypatch.chdir(tmp_path)
     with create_pipe_input() as keys:

@@ -21,14 +21,15 @@ PACKAGE = ROOT / "retro"
 # What each part of the package may import of Retro (prefixes of module names).
 ALLOWED = {
     "retro.engines": ("retro.engines", "retro.common"),
-    "retro.games": ("retro.engines", "retro.common", "retro.room.store",
-                    "retro.room.teletype"),
-    "retro.room.teletype": ("retro.common",),
-    "retro.room.store": ("retro.common",),
-    "retro.room.room": ("retro.common", "retro.registry", "retro.room.teletype",
-                        "retro.room.store"),
-    "retro.room.serve": ("retro.common", "retro.registry", "retro.room.room",
-                         "retro.room.teletype", "retro.room.store"),
+    "retro.games": ("retro.engines", "retro.common", "retro.services.store",
+                    "retro.services.teletype"),
+    "retro.services.teletype": ("retro.common",),
+    "retro.services.store": ("retro.common",),
+    "retro.rooms.room": ("retro.common", "retro.registry", "retro.services.teletype",
+                        "retro.services.store"),
+    "retro.rooms.served": ("retro.common", "retro.registry", "retro.rooms.room",
+                         "retro.services.teletype", "retro.services.store"),
+    "retro.commands": ("retro.engines", "retro.common", "retro.services"),
     "retro.registry": (),
     "retro.common": (),
     "retro.book": (),
@@ -60,7 +61,7 @@ def test_imports_point_only_down(path):
     rule = next((ALLOWED[prefix] for prefix in sorted(ALLOWED, key=len, reverse=True)
                  if name == prefix or name.startswith(prefix + ".")), None)
     if rule is None:
-        assert name in {"retro", "retro.cli", "retro.__main__", "retro.room"}, \
+        assert name in {"retro", "retro.cli", "retro.__main__", "retro.services", "retro.rooms"}, \
             f"{name} is in no layer"
         return
     for imported in imports_of(path):
@@ -112,7 +113,7 @@ def test_retro_help_imports_no_game():
     assert result.returncode == 0
     imported = re.findall(r"\|\s+(retro\.\S+)", result.stderr)
     assert imported and not [m for m in imported if m.startswith(
-        ("retro.engines", "retro.games", "retro.room"))]
+        ("retro.engines", "retro.games", "retro.rooms", "retro.services"))]
     for command in registry.COMMANDS:
         assert command.name in result.stdout
 

@@ -25,8 +25,8 @@ from retro.engines.mindreader import (AwkMachine, Mind, Score, consult,
 from retro.games import mindreader as mr
 from retro.games.mindreader import read_play
 from retro.engines import mindreader as engine
-from retro.room.store import Store
-from retro.room.teletype import StreamTeletype
+from retro.services.store import Store
+from retro.services.teletype import StreamTeletype
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
 import mindreader_awk as awk  # noqa: E402

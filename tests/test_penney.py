@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from retro.games import penney
 from retro.engines.penney_odds import odds, patterns, spell
-from retro.room.store import Store
-from retro.room.teletype import StreamTeletype
+from retro.services.store import Store
+from retro.services.teletype import StreamTeletype
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
@@ -156,7 +156,7 @@ class Interrupted(StreamTeletype):
 
 def interrupt(answers: str, when: str, after: str = "") -> tuple[str, Store]:
     """Play through the room's play_game, pressing Ctrl-C at `when`."""
-    from retro.room.room import play_game
+    from retro.rooms.room import play_game
     store = Store.memory()
     tty = Interrupted(answers, when, after)
     assert play_game(penney, tty, store, seed=4) == "abandoned"
@@ -659,7 +659,7 @@ def test_a_fresh_stake_the_store_cannot_give_ends_the_game_in_one_line():
 
 
 def test_a_store_that_cannot_even_be_read_ends_the_game_in_one_line():
-    from retro.room.store import StoreError
+    from retro.services.store import StoreError
 
     class Unreadable(Store):
         def get(self, *args, **kwargs):

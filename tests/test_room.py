@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from retro.common import plural
 from retro.registry import COMMANDS, GAMES, Game, game_called
-from retro.room.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
+from retro.rooms.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
                              help_column, parse, scores_report, shown, tear)
-from retro.room.store import Result, Store, StoreError
-from retro.room.teletype import StreamTeletype, cells, graphemes
+from retro.services.store import Result, Store, StoreError
+from retro.services.teletype import StreamTeletype, cells, graphemes
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -320,7 +320,7 @@ def test_tab_after_play_offers_only_the_machines():
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    from retro.room.teletype import completer
+    from retro.services.teletype import completer
 
     room = Room(StreamTeletype(io.StringIO(), io.StringIO()), Store.memory())
     offer = completer(room.choices)
@@ -545,7 +545,7 @@ def test_retro_play_mindreader_asks_no_questions(tmp_path):
 
 def test_scores_recorded_by_one_session_show_in_the_next(tmp_path):
     home = tmp_path / "home"
-    record = ("from retro.room.store import Store\n"
+    record = ("from retro.services.store import Store\n"
               "Store.open().record('flip', score='31-19', outcome='win', "
               "seed=77)\n")
     subprocess.run([sys.executable, "-c", record], check=True,
@@ -605,7 +605,7 @@ def test_the_room_folds_at_72_columns_whatever_the_input(tmp_path):
     (["dance"], "invalid choice: 'dance'"),
     (["umpire"], "name two machines"),
     (["play", "mindreader", "--opponent", "hal"], "invalid choice: 'hal'"),
-    (["tangle", "--where", "retro/room/room.py"], "--where wants FILE:LINE"),
+    (["tangle", "--where", "retro/rooms/room.py"], "--where wants FILE:LINE"),
     (["--transcript", "/no/such/dir/t.txt"],
      'cannot write the transcript "/no/such/dir/t.txt"'),
 ])

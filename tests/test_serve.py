@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from retro.room.serve import (AYT, DO, DONT, IAC, IP, NAME_PROMPT, SB, SE, WILL,
+from retro.rooms.served import (AYT, DO, DONT, IAC, IP, NAME_PROMPT, SB, SE, WILL,
                               WONT, Budget, Limits, Lines, Server, Telnet,
                               open_ssh, open_telnet)
-from retro.room.store import FILENAME, Store
+from retro.services.store import FILENAME, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 10.0  # the longest any one answer may take, in seconds

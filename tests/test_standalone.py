@@ -85,6 +85,6 @@ def test_tangle_check_imports_nothing_of_the_games_engines_or_room():
     assert "retro.book.tangle" in modules and "Traceback" not in result.stderr
     retro_modules = [name for name in modules if name.startswith("retro")]
     assert not [name for name in retro_modules
-                if name.startswith(("retro.games", "retro.engines", "retro.room"))]
+                if name.startswith(("retro.games", "retro.engines", "retro.rooms", "retro.services"))]
     assert set(retro_modules) <= {"retro", "retro.cli", "retro.book",
                                   "retro.book.tangle"}

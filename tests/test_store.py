@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from retro.room.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
+from retro.services.store import (FILENAME, MIGRATIONS, SCHEMA_VERSION, Result, Store,
                               StoreError, console_player, data_dir, is_name,
                               saving)
-from retro.room.teletype import StreamTeletype
+from retro.services.teletype import StreamTeletype
 
 
 @pytest.fixture
@@ -238,7 +238,7 @@ def test_two_stores_open_at_once_in_one_process(tmp_path):
 
 WORKER = textwrap.dedent("""
     import sys
-    from retro.room.store import Store
+    from retro.services.store import Store
     store = Store.open(sys.argv[1])
     for n in range(int(sys.argv[2])):
         with store.transaction():          # a read-modify-write

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from retro.room.teletype import (LONGEST_REMEMBERED, REMEMBERED, WIDTH,
+from retro.services.teletype import (LONGEST_REMEMBERED, REMEMBERED, WIDTH,
                                  Carriage, Pace, StreamTeletype,
                                  TerminalTeletype, cells,
                                  characters_per_second, clean, completer,
@@ -441,7 +441,7 @@ def test_a_long_answer_is_not_remembered(terminal, tmp_path):
 
 
 def test_a_history_file_is_trimmed_to_the_last_answers(tmp_path):
-    from retro.room.teletype import bounded_history
+    from retro.services.teletype import bounded_history
 
     path = tmp_path / "history"
     answers = [f"answer {n}" for n in range(REMEMBERED + 200)]
@@ -455,7 +455,7 @@ def test_a_history_file_is_trimmed_to_the_last_answers(tmp_path):
 
 
 def test_a_history_that_cannot_be_written_is_passed_over(tmp_path):
-    from retro.room.teletype import bounded_history
+    from retro.services.teletype import bounded_history
 
     (tmp_path / "a file").write_text("")
     history = bounded_history(tmp_path / "a file" / "history")
@@ -537,7 +537,7 @@ def test_keys_typed_while_printing_are_not_echoed_or_kept():
 def test_the_line_teletype_sends_at_each_question_and_keeps_the_roll():
     import queue
 
-    from retro.room.teletype import LineTeletype, Signal
+    from retro.services.teletype import LineTeletype, Signal
 
     lines, sent = queue.SimpleQueue(), []
     tty = LineTeletype(lines, sent.append, idle=0.05)
@@ -564,7 +564,7 @@ def test_the_line_teletype_sends_at_each_question_and_keeps_the_roll():
 def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
     import queue
 
-    from retro.room.teletype import LineTeletype
+    from retro.services.teletype import LineTeletype
 
     sent = []
     tty = LineTeletype(queue.SimpleQueue(), sent.append, baud=300,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
-from retro.room.store import StoreError, saving
+from retro.services.store import StoreError, saving
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
 QUITS = {"Q", "QUIT"}

@@ -24,7 +24,7 @@ from retro.engines.matchbox import (STRATEGIES, Box, Change, Draw, Game,
                                     learning_curve, lesson, matchboxes,
                                     possessive, robot_from_json, robot_json,
                                     train, unbeatable)
-from retro.room.store import StoreError, saving
+from retro.services.store import StoreError, saving
 
 BANNER = """\
 HEXAPAWN
@@ -405,7 +405,7 @@ def register(subparsers) -> None:
 def boxes_command(args) -> int:
     her = fresh("HER")
     if not args.fresh:
-        from retro.room.store import Store
+        from retro.services.store import Store
 
         store = Store.open()
         try:

@@ -13,7 +13,7 @@ from retro.common import quoted
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
-from retro.room.store import saving
+from retro.services.store import saving
 
 GAME = "mindreader"  # the name results are stored under
 

@@ -16,7 +16,7 @@ from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, odds_matrix,
                                        parse_pattern, patterns, toss_until,
                                        waiting_time)
-from retro.room.store import StoreError
+from retro.services.store import StoreError
 
 STAKE = 100                    # pennies in a fresh stake
 BANKROLL = "penney.bankroll"   # the store's key for a player's pennies

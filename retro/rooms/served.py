@@ -20,9 +20,9 @@ from pathlib import Path
 
 from retro.common import UsageError, number_in, plural, whole_number
 from retro.registry import GAMES
-from retro.room.room import Meaning, Room, Verb, import_front_end
-from retro.room.store import FILENAME, Store, data_dir, is_name
-from retro.room.teletype import LineTeletype, Signal, clean
+from retro.rooms.room import Meaning, Room, Verb, import_front_end
+from retro.services.store import FILENAME, Store, data_dir, is_name
+from retro.services.teletype import LineTeletype, Signal, clean
 
 
 @dataclass(frozen=True)

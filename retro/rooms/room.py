@@ -17,8 +17,8 @@ from types import ModuleType
 
 from retro.common import new_seed, number_in, plural, quoted
 from retro.registry import GAMES, Game
-from retro.room.store import Result, StoreError
-from retro.room.teletype import WIDTH
+from retro.services.store import Result, StoreError
+from retro.services.teletype import WIDTH
 
 
 @dataclass(frozen=True)

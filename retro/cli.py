@@ -1,9 +1,9 @@
 # Tangled from literate/cli.md: edit the chapter, not this file, then run `retro tangle`.
-"""The `retro` command: the room, `play`, and the registry's commands."""
+"""The `retro` command: the room, `play`, and the other commands."""
 from __future__ import annotations
 
-import os
 import sys
+from collections import namedtuple
 
 from retro import __version__
 
@@ -31,6 +31,49 @@ def add_session_options(parser, *, suppress: bool = False) -> None:
                             default=argparse.SUPPRESS if suppress else default)
 
 
+Command = namedtuple("Command", "name help register")
+Command.__doc__ = "A subcommand of `retro`, and how to reach its module."
+
+
+def register_tangle(subparsers) -> None:
+    from retro.book.tangle import register
+    register(subparsers)
+
+
+def register_umpire(subparsers) -> None:
+    from retro.commands.umpire import register
+    register(subparsers)
+
+
+def register_hexapawn(subparsers) -> None:
+    from retro.commands.hexapawn import register
+    register(subparsers)
+
+
+def register_penney(subparsers) -> None:
+    from retro.commands.penney import register
+    register(subparsers)
+
+
+def register_serve(subparsers) -> None:
+    from retro.rooms.served import register
+    register(subparsers)
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("tangle", "assemble the modules in retro/ from literate/",
+            register_tangle),
+    Command("umpire", "play two machines against each other, many times",
+            register_umpire),
+    Command("hexapawn", "HER's matchboxes, her training, and the theory of "
+            "the game", register_hexapawn),
+    Command("penney", "the exact odds and waiting times of Penney's game",
+            register_penney),
+    Command("serve", "open the machine room to many players over telnet and "
+            "SSH", register_serve),
+)
+
+
 def named_words(argv: list[str]) -> list[int]:
     """Where the command (and, after play, the game) stand in argv."""
     found, skip = [], False
@@ -48,14 +91,27 @@ def named_words(argv: list[str]) -> list[int]:
 
 def with_game_names(argv: list[str]) -> list[str]:
     """argv with a game's alias after `play` replaced by its name."""
-    from retro.registry import game_called
+    from retro.games.registry import game_called
 
     where = named_words(argv)
     if len(where) == 2 and argv[where[0]] == "play":
-        game = game_called(argv[where[1]])
+        typed = argv[where[1]]
+        game = game_called(typed)
         if game is not None:
-            argv = argv[:where[1]] + [game.name] + argv[where[1] + 1:]
+            return argv[:where[1]] + [game.name] + argv[where[1] + 1:]
+        refuse_a_machine(typed)
     return argv
+
+
+def refuse_a_machine(typed: str) -> None:
+    """A UsageError if `typed` names a machine of the mind reader."""
+    from retro.common import UsageError, quoted
+    from retro.engines.machines import MACHINES
+
+    name = typed.strip().lower()
+    if name in MACHINES:
+        raise UsageError(f"{quoted(typed)} is a machine, not a game; to face "
+                         f"it, type: retro play mindreader --opponent {name}")
 
 
 def one_line_parser(**options):
@@ -83,10 +139,6 @@ DESCRIPTION = ("Play the machines that first learned to play games, read "
 
 
 def build_parser(argv: list[str] = ()):
-    import importlib
-
-    from retro.registry import COMMANDS
-
     named = [argv[index] for index in named_words(list(argv))]
     parser = one_line_parser(prog="retro", description=DESCRIPTION)
     parser.add_argument("--version", action="version",
@@ -98,14 +150,14 @@ def build_parser(argv: list[str] = ()):
     add_play_command(subparsers, chosen)
     for command in COMMANDS:
         if named[:1] == [command.name]:
-            importlib.import_module(command.module).register(subparsers)
+            command.register(subparsers)
         else:
             subparsers.add_parser(command.name, help=command.help)
     return parser
 
 
 def add_play_command(subparsers, chosen: str | None) -> None:
-    from retro.registry import GAMES
+    from retro.games.registry import GAMES
 
     play = subparsers.add_parser(
         "play", help="play one game: " + ", ".join(g.name for g in GAMES),
@@ -126,37 +178,11 @@ def add_play_command(subparsers, chosen: str | None) -> None:
 
 def add_game_options(parser, game) -> None:
     """The options of `game`'s own front end, if it has any."""
-    from retro.rooms.room import import_front_end
+    from retro.rooms.room import install
 
-    front_end = import_front_end(game).module
-    if hasattr(front_end, "add_play_options"):
-        front_end.add_play_options(parser)
-
-
-def overview() -> str:
-    """What `retro --help` prints: the commands and the session options."""
-    import textwrap
-
-    from retro.registry import COMMANDS, GAMES
-
-    commands = [("play", "play one game: " + ", ".join(g.name for g in GAMES))]
-    commands += [(command.name, command.help) for command in COMMANDS]
-    options = [("-h, --help", "show this help message and exit"),
-               ("--version", "show the version number and exit")]
-    options += [(f"{flag} {metavar}", help)
-                for flag, metavar, help in SESSION_OPTIONS]
-    lines = ["usage: retro [-h] [--version] [--seed N] [--baud N] "
-             "[--transcript FILE] [COMMAND] ...", "",
-             textwrap.fill(DESCRIPTION, 78), ""]
-    for title, rows in (("options", options), ("commands", commands)):
-        lines.append(f"{title}:")
-        lines += [textwrap.fill(help, 78, initial_indent=f"  {name:<20}",
-                                subsequent_indent=" " * 22)
-                  for name, help in rows]
-        lines.append("")
-    lines.append("Each command has its own --help: retro play --help, "
-                 "retro tangle --help.")
-    return "\n".join(lines)
+    front_end = install(game).front_end
+    if front_end is not None and front_end.add_options is not None:
+        front_end.add_options(parser)
 
 
 def open_session(args):
@@ -188,11 +214,12 @@ def open_session(args):
 
 
 def room_command(args) -> int:
+    from retro.rooms.console import at_console
     from retro.rooms.room import Room
 
     store, tty, transcript = open_session(args)
     try:
-        return Room(tty, store, seed=args.seed).run()
+        return at_console(tty, Room(tty, store, seed=args.seed).run())
     finally:
         store.close()
         if transcript is not None:
@@ -201,21 +228,23 @@ def room_command(args) -> int:
 
 def play_command(args) -> int:
     from retro.common import new_seed
-    from retro.registry import game_called
-    from retro.rooms.room import import_front_end, play_game
+    from retro.games.registry import game_called
+    from retro.rooms.console import at_console
+    from retro.rooms.room import install, play_game
 
     game = game_called(args.game)
-    front_end = import_front_end(game)
-    if front_end.module is None:
+    installed = install(game)
+    if installed.front_end is None:
         print(f"retro play: {game.title} is out of order "
-              f"({front_end.trouble})", file=sys.stderr)
+              f"({installed.trouble})", file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else new_seed()
     options = {name: getattr(args, name) for name in args.game_options}
     store, tty, transcript = open_session(args)
     try:
-        ending = play_game(front_end.module, tty, store, seed=seed,
-                           options=options)
+        ending = at_console(tty, play_game(
+            game, installed.front_end, tty, store, seed=seed,
+            options=options))
     finally:
         store.close()
         if transcript is not None:
@@ -224,23 +253,16 @@ def play_command(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    as_program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["tangle"]:
         from retro.book.tangle import main as tangle
 
-        status = tangle(argv[1:])
-        if as_program:
-            leave(status)
-        return status
-    if argv in (["--help"], ["-h"]):
-        print(overview())
-        return 0
-    argv = with_game_names(argv)
-    args = build_parser(argv).parse_args(argv)
+        return tangle(argv[1:])
     from retro.common import UsageError
 
     try:
+        argv = with_game_names(argv)
+        args = build_parser(argv).parse_args(argv)
         return args.func(args)
     except UsageError as error:
         print(f"retro: {error}", file=sys.stderr)
@@ -254,14 +276,3 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-
-
-def leave(status: int) -> None:
-    """End the process at once with `status`, once the output is out: it
-    never returns."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):   # a closed pipe or a closed stream
-            pass
-    os._exit(status)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the annotations; `retro --help` need not load it
+    import random
 
 
 class UsageError(Exception):

@@ -1,11 +1,43 @@
-"""A stream teletype for the hostile-input tests of the games."""
+"""Hosts for the tests: a game or a room command run to its end, as the
+room runs them; a stream teletype that notes what it was asked; the hostile
+lines every game is sent."""
 from __future__ import annotations
 
+import asyncio
 import re
 
 from hypothesis import strategies as st
 
+from retro.games.contract import FrontEnd, Sitting
+from retro.games.registry import game_called
+from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
+
+
+def front_end(name: str) -> FrontEnd:
+    """The front end of the game `name`, reached through the registry."""
+    return game_called(name).front_end()
+
+
+def sitting(name: str, store: Store | None = None, seed: int = 0) -> Sitting:
+    """A player sat down at the game `name`, with `store` and `seed`."""
+    return Sitting(game_called(name), Store.memory() if store is None
+                   else store, seed)
+
+
+def play(name: str, tty, *, store: Store | None = None, seed: int = 0,
+         **options) -> None:
+    """Play the game `name` on `tty` to its end, on an event loop of its
+    own (Ctrl-C and the end of input come out, as the room gets them)."""
+    asyncio.run(front_end(name).play(tty, sitting(name, store, seed),
+                                     **options))
+
+
+def command(name: str, phrase: str, tty, *, store: Store | None = None,
+            seed: int = 0) -> None:
+    """Run the room command `phrase` of the game `name` on `tty`."""
+    found = {c.phrase: c for c in front_end(name).commands}[phrase]
+    asyncio.run(found.action(tty, sitting(name, store, seed)))
 
 # what any prompt may be sent: other scripts' digits, huge numbers and lines,
 # control characters, format characters, words a game knows, format codes
@@ -31,8 +63,8 @@ class Recording(StreamTeletype):
         super().__init__(*streams)
         self.asked: list[tuple[str, str]] = []
 
-    def ask(self, prompt, choices=(), **options):
-        answer = super().ask(prompt, choices, **options)
+    async def ask(self, prompt, choices=(), **options):
+        answer = await super().ask(prompt, choices, **options)
         self.asked.append((prompt, answer))
         return answer
 

@@ -33,6 +33,8 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))  # the helper beside this file
 import flip_basic  # noqa: E402
 from flip_basic import STRATEGIES, guesses  # noqa: E402
+from recording import (Recording, command, front_end, hostile_lines,  # noqa: E402
+                       play, squashed)
 
 TRANSCRIPTS = HERE / "transcripts"
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
@@ -42,9 +44,16 @@ BASIC = flip_basic.SOURCE.read_text()
 
 def run(answers: str, *, seed: int = 5, store=None, **options) -> str:
     out = io.StringIO()
-    tty = StreamTeletype(io.StringIO(answers), out)
-    flip.play(tty, rng=random.Random(seed), store=store or Store.memory(),
-              seed=seed, **options)
+    play("flip", StreamTeletype(io.StringIO(answers), out), store=store,
+         seed=seed, **options)
+    return out.getvalue()
+
+
+def forget(answers: str, store) -> str:
+    """The room command FORGET FLIP, with `answers` typed at it."""
+    out = io.StringIO()
+    command("flip", "FORGET FLIP", StreamTeletype(io.StringIO(answers), out),
+            store=store)
     return out.getvalue()
 
 
@@ -258,11 +267,11 @@ class Interrupted(StreamTeletype):
         super().__init__(io.StringIO(answers), io.StringIO())
         self.asked, self.at = 0, at
 
-    def ask(self, prompt, choices=()):
+    async def ask(self, prompt, choices=(), **options):
         self.asked += 1
         if self.asked == self.at:
             raise KeyboardInterrupt
-        return super().ask(prompt, choices)
+        return await super().ask(prompt, choices, **options)
 
 
 SAVED = [0.2, 0.9] * 8
@@ -277,8 +286,7 @@ def test_ctrl_c_never_spoils_the_saved_profile(at):
     store.put(flip.PROFILE_KEY, SAVED)
     tty = Interrupted("n\n" + "y\n" * 50 + "y\n" + "n\n" * 50 + "n\n", at)
     with pytest.raises(KeyboardInterrupt):
-        flip.play(tty, rng=random.Random(4), store=store, seed=4,
-                  remember=True)
+        play("flip", tty, store=store, seed=4, remember=True)
     results = store.results("flip")
     if at <= 51:
         assert results == [] and store.get(flip.PROFILE_KEY) == SAVED
@@ -410,7 +418,7 @@ def test_results_count_a_win_a_loss_and_a_draw():
 
 def test_play_options():
     parser = argparse.ArgumentParser()
-    flip.add_play_options(parser)
+    front_end("flip").add_options(parser)
     assert vars(parser.parse_args([])) == {
         "keep": None, "remember": False, "show_profile": True}
     assert parser.parse_args(["--keep"]).keep is True
@@ -432,23 +440,22 @@ def test_remember_keeps_the_profile_from_game_to_game():
 
 def test_forget_flip_asks_first():
     store = Store.memory()
-    out = io.StringIO()
-    flip.forget(StreamTeletype(io.StringIO(""), out), store)
-    assert "NO NOTES" in out.getvalue()
+    assert "NO NOTES" in forget("", store)
     store.put(flip.PROFILE_KEY, [0.5] * 16)
-    flip.forget(StreamTeletype(io.StringIO("n\n"), io.StringIO()), store)
+    forget("n\n", store)
     assert store.get(flip.PROFILE_KEY) is not None
-    flip.forget(StreamTeletype(io.StringIO("y\n"), io.StringIO()), store)
+    forget("y\n", store)
     assert store.get(flip.PROFILE_KEY) is None
-    assert set(flip.ROOM_COMMANDS) == {"PLAY FLIP WITH MEMORY", "FORGET FLIP"}
+    assert {c.phrase for c in front_end("flip").commands} == {
+        "PLAY FLIP WITH MEMORY", "FORGET FLIP"}
 
 
 def test_play_flip_with_memory_from_the_room():
     store = Store.memory()
     out = io.StringIO()
-    flip.ROOM_COMMANDS["PLAY FLIP WITH MEMORY"](
-        StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out), store,
-        seed=5)
+    command("flip", "PLAY FLIP WITH MEMORY",
+            StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out),
+            store=store, seed=5)
     assert "END OF GAME." in out.getvalue()
     assert len(store.get(flip.PROFILE_KEY)) == 16
     assert store.results("flip")[-1].seed == 5
@@ -575,9 +582,7 @@ def test_notes_that_cannot_be_read_are_left_alone(monkeypatch):
 def test_forget_flip_with_a_store_that_cannot_be_written(tmp_path):
     path = store_file(tmp_path, SAVED)
     store = read_only_store(path)
-    out = io.StringIO()
-    flip.forget(StreamTeletype(io.StringIO("y\n"), out), store)
-    assert out.getvalue().splitlines()[-1] == (
+    assert forget("y\n", store).splitlines()[-1] == (
         f"NOT FORGOTTEN: FLIP'S NOTES ON YOU ({READ_ONLY}).")
     assert store.get(flip.PROFILE_KEY) == SAVED
     store.close()
@@ -586,18 +591,17 @@ def test_forget_flip_with_a_store_that_cannot_be_written(tmp_path):
 def test_forget_flip_quit_or_help_at_its_question():
     store = Store.memory()
     store.put(flip.PROFILE_KEY, SAVED)
-    out = io.StringIO()
-    flip.forget(StreamTeletype(io.StringIO("help\nquit\n"), out), store)
-    assert flip.HELP in out.getvalue() and "FORGOTTEN" not in out.getvalue()
+    printed = forget("help\nquit\n", store)
+    assert flip.HELP in printed and "FORGOTTEN" not in printed
     assert store.get(flip.PROFILE_KEY) == SAVED
 
 
 def test_play_flip_with_memory_from_the_room_with_a_read_only_store(tmp_path):
     store = read_only_store(store_file(tmp_path))
     out = io.StringIO()
-    flip.ROOM_COMMANDS["PLAY FLIP WITH MEMORY"](
-        StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out), store,
-        seed=5)
+    command("flip", "PLAY FLIP WITH MEMORY",
+            StreamTeletype(io.StringIO("n\n" + "y\n" * 50 + "n\n"), out),
+            store=store, seed=5)
     assert "NOT SAVED: THIS GAME AND THE COMPUTER'S NOTES ON YOU" in \
         one_line(out.getvalue())
     assert "END OF GAME." in out.getvalue()
@@ -605,9 +609,6 @@ def test_play_flip_with_memory_from_the_room_with_a_read_only_store(tmp_path):
 
 
 # --- hostile input ---------------------------------------------------------------
-
-from recording import Recording, hostile_lines, squashed  # noqa: E402
-
 
 HOSTILE = hostile_lines("y" * 100_000, "y", "n", "Y", "N", "\uff59", "\u1e99", "maybe")
 
@@ -617,8 +618,7 @@ HOSTILE = hostile_lines("y" * 100_000, "y", "n", "Y", "N", "\uff59", "\u1e99", "
 def test_hostile_lines_at_every_prompt_leave_the_roll_intact(lines, remember):
     out = io.StringIO()
     tty = Recording(io.StringIO("".join(line + "\n" for line in lines)), out)
-    flip.play(tty, rng=random.Random(3), store=Store.memory(), seed=3,
-              remember=remember)
+    play("flip", tty, seed=3, remember=remember)
     printed = out.getvalue()
     assert printed.startswith(" " * 24 + "FLIP")
     assert tty.paper() == printed

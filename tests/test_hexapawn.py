@@ -2,6 +2,7 @@
 the store, RESET HER, and the `retro hexapawn` command line."""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from retro.commands import hexapawn as hexapawn_commands
 from retro.common import number_in
 from retro.games import hexapawn
 from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
@@ -23,6 +25,8 @@ from retro.engines.matchbox import Robot, box_for, contest, fresh, perfect, robo
 from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
 
+from recording import command, play, sitting
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 TRANSCRIPTS = HERE / "transcripts"
@@ -32,8 +36,7 @@ CHAPTER = ROOT / "literate" / "hexapawn.md"
 def run(answers: str, *, seed: int = 1962, store=None) -> str:
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(answers), out)
-    hexapawn.play(tty, rng=random.Random(seed), store=store or Store.memory(),
-                  seed=seed)
+    play("hexapawn", tty, store=store or Store.memory(), seed=seed)
     return out.getvalue()
 
 
@@ -269,9 +272,9 @@ def test_a_game_broken_off_loses_no_bead_and_invents_none(error):
     tty = StreamTeletype(Interrupt(["8-5"], error), io.StringIO())
     if error is KeyboardInterrupt:
         with pytest.raises(KeyboardInterrupt):
-            hexapawn.play(tty, rng=random.Random(3), store=store, seed=3)
+            play("hexapawn", tty, store=store, seed=3)
     else:
-        hexapawn.play(tty, rng=random.Random(3), store=store, seed=3)
+        play("hexapawn", tty, store=store, seed=3)
     assert "HER OPENS BOX" in tty.paper()          # she had drawn a bead
     assert store.get(hexapawn.HER_KEY) == before
     assert len(store.results()) == results
@@ -340,7 +343,8 @@ def test_a_game_finished_while_another_session_played_adds_its_lesson():
     game = contest(perfect, stale.her, random.Random(1))
     assert game.winner == FIRST and game.draws[SECOND]
     tty = StreamTeletype(io.StringIO(""), io.StringIO())
-    learned = hexapawn.finish(tty, store, stale, game, seed=1)
+    learned = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 1),
+                                          stale, game))
     assert learned.record == "LL"
     assert learned.her.total == fresh("HER").total - 2
     assert hexapawn.load_her(store) == learned
@@ -467,7 +471,7 @@ def test_anything_typed_at_any_prompt_gets_an_answer_never_a_traceback(texts, se
     store = Store.memory()
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(lines_of(texts)), out)
-    hexapawn.play(tty, rng=random.Random(seed), store=store, seed=seed)
+    play("hexapawn", tty, store=store, seed=seed)
     assert tty.paper() == out.getvalue()            # the roll is intact
     assert out.getvalue().startswith("HEXAPAWN\n")
     memory = hexapawn.load_her(store)               # and so is HER
@@ -475,7 +479,7 @@ def test_anything_typed_at_any_prompt_gets_an_answer_never_a_traceback(texts, se
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(lines_of(texts)), out)
     try:
-        hexapawn.reset_her(tty, store)              # the room's prompt too
+        command("hexapawn", "RESET HER", tty, store=store)  # the room's too
     except EOFError:
         pass                                        # the room's to handle
     assert tty.paper() == out.getvalue()
@@ -488,7 +492,7 @@ def test_a_line_that_is_not_a_move_gets_one_line_and_another_chance(typed):
     position = start()
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(typed + "\n8-5\n"), out, width=200_000)
-    move = hexapawn.your_move(tty, position)
+    move = asyncio.run(hexapawn.your_move(tty, position))
     said = out.getvalue().split("\n")[1:-1]        # after the echoed line
     word = tty.paper().split("\n")[0].removeprefix("YOUR MOVE? ").upper()
     typed_move = parse_move(word)
@@ -510,8 +514,8 @@ def test_a_line_that_is_not_a_move_gets_one_line_and_another_chance(typed):
 def test_a_yes_or_no_question_takes_y_n_and_quit(answers, expected):
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(answers), out)
-    assert hexapawn.yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
-                              hexapawn.ANOTHER_GAME) is expected
+    assert asyncio.run(hexapawn.yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
+                                          hexapawn.ANOTHER_GAME)) is expected
     assert out.getvalue().count("PLEASE ANSWER Y OR N.") == answers.count("\n") - 1
 
 
@@ -522,7 +526,8 @@ def test_help_at_every_question_says_what_the_answers_do():
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)
     out = io.StringIO()
-    hexapawn.reset_her(StreamTeletype(io.StringIO("?\nquit\n"), out, width=200), store)
+    command("hexapawn", "RESET HER",
+            StreamTeletype(io.StringIO("?\nquit\n"), out, width=200), store=store)
     assert f"ARE YOU SURE (Y OR N)? ?\n{hexapawn.RESET_HELP}\n" in out.getvalue()
     assert "HER KEEPS HER BEADS." in out.getvalue()
     assert hexapawn.load_her(store).record == "L"
@@ -558,17 +563,20 @@ def test_a_refused_lesson_is_saved_with_the_next_game():
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO("8-5\n7-4\n4-1\n"), out)
     memory = hexapawn.load_her(store)
-    game = hexapawn.one_game(tty, memory.her, random.Random(1962))
-    memory = hexapawn.finish(tty, store, memory, game, seed=1962)
+    game = asyncio.run(hexapawn.one_game(tty, memory.her, random.Random(1962)))
+    memory = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 1962),
+                                         memory, game))
     assert "NOT SAVED: THIS GAME AND HER LESSON FROM IT" in out.getvalue()
     assert memory.record == "L" and len(memory.unsaved) == 1
     assert memory.her.total == fresh("HER").total - 1   # she learned all the same
     game = contest(perfect, memory.her, random.Random(1))
-    memory = hexapawn.finish(tty, store, memory, game, seed=2)
+    memory = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 2),
+                                         memory, game))
     assert "NOT SAVED: THE LAST 2 GAMES AND HER LESSONS FROM THEM" in out.getvalue()
     store.db.execute("PRAGMA query_only = 0")           # the store takes writes again
     game = contest(perfect, memory.her, random.Random(2))
-    learned = hexapawn.finish(tty, store, memory, game, seed=3)
+    learned = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 3),
+                                          memory, game))
     assert learned.unsaved == ()
     assert hexapawn.load_her(store) == learned
     assert learned.record == memory.record + ("W" if game.winner == SECOND else "L")
@@ -589,7 +597,8 @@ def test_a_lock_held_too_long_at_the_end_of_a_game_is_one_line(tmp_path):
         printed = " ".join(run("7-4\n4-2\nn\n", store=store, seed=5).split())
         assert f"NOT SAVED: THIS GAME AND HER LESSON FROM IT ({BUSY})." in printed
         out = io.StringIO()
-        hexapawn.reset_her(StreamTeletype(io.StringIO("y\n"), out, width=200), store)
+        command("hexapawn", "RESET HER",
+                StreamTeletype(io.StringIO("y\n"), out, width=200), store=store)
         assert out.getvalue().endswith(f"NOT SAVED: HER FRESH MATCHBOXES ({BUSY}).\n")
     finally:
         holder.execute("ROLLBACK")
@@ -604,7 +613,8 @@ def test_reset_her_in_a_read_only_store_is_one_line():
     run("8-5\n7-4\n4-1\nn\n", store=store)
     refusing(store)
     out = io.StringIO()
-    hexapawn.reset_her(StreamTeletype(io.StringIO("y\n"), out), store)
+    command("hexapawn", "RESET HER", StreamTeletype(io.StringIO("y\n"), out),
+            store=store)
     assert out.getvalue() == (
         "RESET HER? SHE FORGETS ALL SHE LEARNED IN 1 GAME.\n"
         "ARE YOU SURE (Y OR N)? y\n"
@@ -618,12 +628,14 @@ def test_reset_her_asks_first_and_then_gives_fresh_boxes():
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)
     out = io.StringIO()
-    hexapawn.ROOM_COMMANDS["RESET HER"](StreamTeletype(io.StringIO("n\n"), out), store)
+    command("hexapawn", "RESET HER", StreamTeletype(io.StringIO("n\n"), out),
+            store=store)
     assert "SHE FORGETS ALL SHE LEARNED IN 1 GAME." in out.getvalue()
     assert "HER KEEPS HER BEADS." in out.getvalue()
     assert hexapawn.load_her(store).record == "L"
     out = io.StringIO()
-    hexapawn.ROOM_COMMANDS["RESET HER"](StreamTeletype(io.StringIO("y\n"), out), store)
+    command("hexapawn", "RESET HER", StreamTeletype(io.StringIO("y\n"), out),
+            store=store)
     assert "HER HAS FRESH MATCHBOXES" in out.getvalue()
     memory = hexapawn.load_her(store)
     assert memory.record == "" and memory.her == fresh("HER")
@@ -632,7 +644,8 @@ def test_reset_her_asks_first_and_then_gives_fresh_boxes():
 
 def test_a_her_with_nothing_to_forget_is_not_asked_about():
     out = io.StringIO()
-    hexapawn.reset_her(StreamTeletype(io.StringIO("y\n"), out), Store.memory())
+    command("hexapawn", "RESET HER", StreamTeletype(io.StringIO("y\n"), out),
+            store=Store.memory())
     assert " ".join(out.getvalue().split()) == (
         "HER HAS NOT PLAYED SINCE SHE WAS LAST RESET: HER MATCHBOXES ARE FRESH ALREADY.")
     assert "0 GAMES" not in out.getvalue()
@@ -776,8 +789,8 @@ NOT_A_COUNT = st.one_of(
 @given(value=NOT_A_COUNT)
 def test_every_numeric_option_refuses_what_is_not_a_count_in_one_line(
         command, option, zero_is_refused, value, capsys, monkeypatch):
-    monkeypatch.setattr(hexapawn, "Search", None)        # no search may start
-    monkeypatch.setattr(hexapawn, "train", None)         # nor any training
+    monkeypatch.setattr(hexapawn_commands, "Search", None)  # no search may start
+    monkeypatch.setattr(hexapawn_commands, "train", None)   # nor any training
     if number_in(value.removeprefix("-")) == 0 and not zero_is_refused:
         return                                          # --seed 0 is a seed
     others = {"solve": ["--cols", "3"] if option != "--cols" else []}.get(command, [])
@@ -801,7 +814,7 @@ def test_a_number_out_of_bounds_is_refused_saying_the_bound(args, says, capsys):
 @pytest.mark.parametrize("rows", sorted(WIDEST))
 def test_a_board_wider_than_the_search_can_solve_is_refused_before_it_starts(
         rows, capsys, monkeypatch):
-    monkeypatch.setattr(hexapawn, "Search", None)        # no search may start
+    monkeypatch.setattr(hexapawn_commands, "Search", None)  # no search may start
     told = refused(["solve", "--rows", str(rows), "--cols", str(WIDEST[rows] + 1)],
                    capsys)
     if WIDEST[rows] == max(WIDEST.values()):            # the bound of --cols itself

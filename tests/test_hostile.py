@@ -10,6 +10,7 @@ subcommand takes is attacked the same way: a one-line usage error, exit 2.
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import threading
@@ -18,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from retro import cli, registry
+from retro import cli
+from retro.games import registry
 from retro.rooms.room import FAREWELL, Room
 from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
@@ -43,7 +45,7 @@ def room_session(typed: list[str], tmp_path) -> tuple[int, str, StreamTeletype]:
     tty = StreamTeletype(io.StringIO("\n".join(typed) + "\n"), out)
     store = Store.memory()
     store.notice = tty.say
-    status = Room(tty, store, seed=1962).run()
+    status = asyncio.run(Room(tty, store, seed=1962).run())
     return status, out.getvalue(), tty
 
 
@@ -101,7 +103,8 @@ def test_the_room_survives_anything_typed_at_a_terminal(
         store.notice = tty.say
         finished = []
         runner = threading.Thread(
-            target=lambda: finished.append(Room(tty, store, seed=7).run()))
+            target=lambda: finished.append(
+                asyncio.run(Room(tty, store, seed=7).run())))
         runner.start()  # reading before anything is typed: the pipe cannot fill
         for line in typed:
             keys.send_text(line.replace("\r", "").replace("\n", "") + "\r")

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.engines.machines import (MACHINES, SITUATION_NAMES, Coin,
+from retro.engines.machines import (ENTRANTS, MACHINES, PLAYERS, SITUATION_NAMES, Coin,
                                     MachineError, make_machine, situation)
 from retro.engines.mixer import HISTORY, Mixer, Reader, hindsight, Round
 from retro.engines.mrm import MindReadingMachine, predict_change
@@ -71,9 +71,13 @@ def mean_wins(a: str | type, b, *, games: int, plays=(100, 200), seed=1):
 def test_the_registry_names_every_machine_of_the_book():
     assert {"coin", "seer", "mrm", "awk", "scp", "flip", "mixer",
             "augur"} <= set(MACHINES)
-    for name, (factory, description) in MACHINES.items():
-        assert callable(factory)
-        assert description and "\n" not in description
+    for name, entrant in ENTRANTS.items():
+        assert callable(entrant.make)
+        assert entrant.description and "\n" not in entrant.description
+        assert entrant.kind in ("control", "rival", "ours", "person")
+        assert 0 < entrant.microseconds <= 100
+    assert dict(MACHINES) | dict(PLAYERS) == dict(ENTRANTS)
+    assert not set(MACHINES) & set(PLAYERS)
 
 
 @pytest.mark.parametrize("name", MACHINE_NAMES)
@@ -101,9 +105,13 @@ def test_an_unknown_machine_is_a_one_line_error():
 
 def test_a_missing_module_breaks_only_its_own_machine(monkeypatch):
     import retro.engines.machines as machines
-    registry = dict(machines.MACHINES)
-    registry["ghost"] = (machines.lazy("retro.no_such_module", "Ghost"), "x")
-    monkeypatch.setattr(machines, "MACHINES", registry)
+    def make_ghost(rng):
+        from retro.no_such_module import Ghost  # as a damaged install
+        return Ghost(rng)
+
+    registry = dict(machines.ENTRANTS)
+    registry["ghost"] = machines.Entrant(make_ghost, "x", 1, "rival")
+    monkeypatch.setattr(machines, "ENTRANTS", registry)
     with pytest.raises(MachineError, match="cannot be loaded"):
         machines.make_machine("ghost", random.Random(0))
     assert machines.make_machine("seer", random.Random(0)).name == "seer"

@@ -5,6 +5,8 @@ under mawk by tests/mindreader_awk.py)."""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import importlib
 import io
 import json
 import os
@@ -31,6 +33,8 @@ from retro.services.teletype import StreamTeletype
 sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
 import mindreader_awk as awk  # noqa: E402
 from mindreader_awk import PLAYERS, Replay, play_port  # noqa: E402
+import recording  # noqa: E402
+from recording import Recording, front_end, hostile_lines, squashed  # noqa: E402
 from sources import source_text  # noqa: E402
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
@@ -41,10 +45,15 @@ needs_mawk = pytest.mark.skipif(awk.mawk() is None, reason="mawk not installed")
 
 def run(answers: str, *, seed: int = 7, store=None, **options) -> str:
     out = io.StringIO()
-    tty = StreamTeletype(io.StringIO(answers), out)
-    mr.play(tty, rng=random.Random(seed), store=store or Store.memory(),
-            seed=seed, **options)
+    recording.play("mindreader", StreamTeletype(io.StringIO(answers), out),
+                   store=store, seed=seed, **options)
     return out.getvalue()
+
+
+def choose_opponent(answers: str, out: io.StringIO) -> str | None:
+    """The opponent question alone, with `answers` typed at it."""
+    tty = StreamTeletype(io.StringIO(answers), out)
+    return asyncio.run(mr.choose_opponent(tty))
 
 
 # --- the engine ---------------------------------------------------------------
@@ -194,11 +203,18 @@ def test_anything_typed_gets_an_answer_never_a_traceback(lines):
     assert out.count("You played") <= typed_plays
 
 
-def test_without_a_generator_the_seed_makes_one():
+def test_the_seed_makes_the_machines_generator():
+    # the game draws its chance from random.Random(seed), as the engine's
+    # own match does with that generator: the same guesses, round by round
+    typed = [HEADS, TAILS, TAILS, HEADS] + [HEADS] * 96
     store = Store.memory()
-    out = io.StringIO()
-    mr.play(StreamTeletype(io.StringIO("h\nt\nt\nh\n"), out), store=store, seed=7)
-    assert out.getvalue() == run("h\nt\nt\nh\n", seed=7)
+    letter = {HEADS: "h\n", TAILS: "t\n"}
+    out = run("".join(letter[p] for p in typed), seed=7, store=store)
+    port = play_port(lambda rounds: typed[len(rounds)], random.Random(7))
+    reports = [l for l in out.splitlines() if l.startswith("You played")]
+    assert reports == port.reports
+    assert port.ending in out
+    assert [r.score for r in store.results()] == [str(port.score)]
 
 
 def test_end_of_input_ends_cleanly_and_records_nothing():
@@ -305,9 +321,6 @@ def test_a_match_ending_while_another_program_holds_the_store(tmp_path):
 
 # --- hostile input ---------------------------------------------------------------
 
-from recording import Recording, hostile_lines, squashed  # noqa: E402
-
-
 def assert_the_roll_is_intact(tty: Recording, printed: str) -> None:
     """The roll is what was printed, and holds every question and its
     answer, in order (folding aside)."""
@@ -327,8 +340,7 @@ HOSTILE = hostile_lines("h" * 100_000, "?", "h", "t", "HEADS", "\uff48", "seer",
 def test_hostile_lines_at_every_prompt_leave_the_roll_intact(lines, ask):
     out = io.StringIO()
     tty = Recording(io.StringIO("".join(line + "\n" for line in lines)), out)
-    mr.play(tty, rng=random.Random(3), store=Store.memory(), seed=3,
-            ask_opponent=ask)
+    recording.play("mindreader", tty, seed=3, ask_opponent=ask)
     printed = out.getvalue()
     assert printed.rstrip().endswith(SIGN_OFF)
     assert_the_roll_is_intact(tty, printed)
@@ -355,31 +367,44 @@ class Contrary:
         pass
 
 
+def make_ghost(rng):
+    """A machine whose module is missing."""
+    importlib.import_module("retro.no_such_module")
+    raise AssertionError("retro.no_such_module was imported")
+
+
 @pytest.fixture
 def registry(monkeypatch):
     """The registry with a toy machine and one whose module will not import."""
-    table = dict(machines.MACHINES)
-    table["contrary"] = (Contrary, "always tails")
-    table["ghost"] = (machines.lazy("retro.no_such_module", "Ghost"),
-                      "never built")
+    entrants = dict(machines.ENTRANTS)
+    entrants["contrary"] = machines.Entrant(Contrary, "always tails", 1,
+                                            "rival")
+    entrants["ghost"] = machines.Entrant(make_ghost, "never built", 1, "rival")
+    table = {name: entrant for name, entrant in entrants.items()
+             if entrant.kind != "person"}
+    monkeypatch.setattr(machines, "ENTRANTS", entrants)
     monkeypatch.setattr(machines, "MACHINES", table)
     return table
 
 
-def test_the_opponents_are_the_registry_the_awk_machine_first():
+def test_the_opponents_are_the_registry_in_its_order_the_awk_machine_first():
     names = list(mr.opponents())
     assert names[0] == "awk"
-    assert names[1:] == [name for name in machines.MACHINES if name != "awk"]
-    assert mr.opponents()["seer"] == machines.MACHINES["seer"][1]
+    assert names == list(machines.MACHINES)
+    assert mr.opponents()["seer"] == machines.MACHINES["seer"].description
 
 
 def test_the_chapter_shows_the_question_as_the_game_asks_it():
     chapter = (Path(__file__).parent.parent / "literate" / "mindreader.md").read_text()
     section = chapter.split("## Choosing an opponent")[1]
     example = section.split("```")[1].strip("\n")
-    printed = run("hal\nscp\nh\n", ask_opponent=True)
+    typed = [line.split("? ", 1)[1] for line in example.splitlines()
+             if line.startswith("opponent (awk)? ")]
+    assert typed == ["hal", "4"]          # a wrong name, then a number
+    printed = run("".join(line + "\n" for line in typed) + "h\n",
+                  ask_opponent=True)
     assert printed.startswith(example + "\n" + mr.BANNER.splitlines()[0])
-    assert "Tonight your mind is read by scp -- the Sibiu" in printed
+    assert "This time your mind is read by scp -- the Sibiu" in printed
 
 
 def test_a_piped_session_that_chooses_its_opponent():
@@ -397,25 +422,38 @@ def test_an_empty_answer_is_the_awk_machine_and_costs_no_chance():
     listing, match = asked.split("opponent (awk)? \n")
     assert listing.startswith("Which machine shall read your mind?\n")
     assert match == run("h\nt\nh\n")      # the very match `retro play` plays
-    assert "Tonight" not in match
+    assert "your mind is read by" not in match
 
 
 def test_a_wrong_name_gets_one_line_and_the_question_again():
     out = io.StringIO()
-    tty = StreamTeletype(io.StringIO("hal\nShannon's own\n  SEER  \n"), out)
-    assert mr.choose_opponent(tty) == "seer"
+    assert choose_opponent("hal\nShannon's own\n  SEER  \n", out) == "seer"
     after = out.getvalue().split("opponent (awk)? hal\n", 1)[1]
     assert after.splitlines() == [
-        'There is no machine called "hal"; pick one from the list.',
+        'There is no machine called "hal"; pick a number or a name from the '
+        'list.',
         "opponent (awk)? Shannon's own",
-        'There is no machine called "Shannon\'s own"; pick one from the list.',
+        'There is no machine called "Shannon\'s own"; pick a number or a name '
+        'from',                           # one line, folded at 72 columns
+        "the list.",
         "opponent (awk)? SEER"]
+
+
+def test_a_number_picks_the_machine_in_that_place_on_the_list():
+    names = list(machines.MACHINES)
+    for number, name in enumerate(names, 1):
+        out = io.StringIO()
+        assert choose_opponent(f" {number} \n", out) == name
+        assert f"  {number}. {name} " in out.getvalue()
+    out = io.StringIO()
+    beyond = len(names) + 1
+    assert choose_opponent(f"0\n{beyond}\n\u0663\n\n", out) == "awk"
+    assert out.getvalue().count("There is no machine called") == 3
 
 
 def test_help_at_the_question_says_what_it_wants():
     out = io.StringIO()
-    tty = StreamTeletype(io.StringIO("help\n?\nmrm\n"), out)
-    assert mr.choose_opponent(tty) == "mrm"
+    assert choose_opponent("help\n?\nmrm\n", out) == "mrm"
     assert " ".join(out.getvalue().split()).count(mr.OPPONENT_HELP) == 2
     assert "There is no machine" not in out.getvalue()
 
@@ -439,8 +477,9 @@ def test_end_of_input_while_choosing_or_playing_ends_cleanly(answers):
 def test_the_room_lets_the_player_pick_the_opponent(registry):
     store = Store.memory()
     out = run("contrary\n" + "h\n" * 20, store=store, ask_opponent=True)
-    assert "  contrary  always tails" in out
-    assert "Tonight your mind is read by contrary -- always tails." in out
+    number = list(machines.MACHINES).index("contrary") + 1
+    assert f"  {number}. contrary  always tails" in out
+    assert "This time your mind is read by contrary -- always tails." in out
     assert "You win -- up by 20" in out
     assert store.results()[0].detail["opponent"] == "contrary"
 
@@ -450,7 +489,7 @@ def test_a_machine_that_cannot_be_made_is_refused_in_one_message(registry):
              "(No module named 'retro.no_such_module').")
     out = run("ghost\ncontrary\nh\n", ask_opponent=True)
     assert " ".join(out.split()).count(sorry) == 1   # folded at 72 columns
-    assert "Tonight your mind is read by contrary" in out
+    assert "This time your mind is read by contrary" in out
     out = run("h\n", opponent="ghost")   # from the command line: no match
     assert " ".join(out.split()).startswith(sorry)
     assert out.rstrip().endswith(SIGN_OFF) and "your play?" not in out
@@ -460,12 +499,12 @@ def test_a_machine_that_cannot_be_made_is_refused_in_one_message(registry):
 def test_every_machine_of_the_registry_can_read_your_mind(name):
     out = run("h\nt\n" * 10, opponent=name)
     assert out.count("You played") == 20
-    assert ("Tonight your mind is read by" in out) == (name != "awk")
+    assert ("This time your mind is read by" in out) == (name != "awk")
 
 
 def test_opponent_option(registry):
     parser = argparse.ArgumentParser(prog="retro play mindreader", exit_on_error=False)
-    mr.add_play_options(parser)
+    front_end("mindreader").add_options(parser)
     assert parser.parse_args([]).opponent == "awk"
     assert parser.parse_args(["--opponent", "contrary"]).opponent == "contrary"
     assert parser.parse_args(["--opponent", "CONTRARY"]).opponent == "contrary"
@@ -616,4 +655,4 @@ def test_retro_play_mindreader_prints_the_transcript(tmp_path):
                            env=env, text=True, input="h\n",
                            capture_output=True)
     assert upper.returncode == 0, upper.stderr
-    assert "Tonight your mind is read by mixer" in upper.stdout
+    assert "This time your mind is read by mixer" in upper.stdout

@@ -1,6 +1,7 @@
 """Penney's game at the teletype and on the command line: what a player sees."""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -18,6 +19,8 @@ from retro.engines.penney_odds import odds, patterns, spell
 from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
 
+from recording import front_end, play, sitting
+
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 
@@ -26,7 +29,7 @@ def run(answers: str, *, seed: int = 4, store: Store | None = None,
         **options) -> str:
     store = store if store is not None else Store.memory()
     tty = StreamTeletype(io.StringIO(answers), out := io.StringIO())
-    penney.play(tty, rng=random.Random(seed), store=store, seed=seed, **options)
+    play("penney", tty, store=store, seed=seed, **options)
     return out.getvalue()
 
 
@@ -145,9 +148,9 @@ class Interrupted(StreamTeletype):
         super().say(text)
         self.armed = self.armed or str(text).startswith(self.after)
 
-    def ask(self, prompt: str, choices=()) -> str:
+    async def ask(self, prompt: str, choices=(), **options) -> str:
         self._maybe_stop(prompt)
-        return super().ask(prompt, choices)
+        return await super().ask(prompt, choices, **options)
 
     def _maybe_stop(self, text: str) -> None:
         if self.armed and text.startswith(self.when):
@@ -156,10 +159,12 @@ class Interrupted(StreamTeletype):
 
 def interrupt(answers: str, when: str, after: str = "") -> tuple[str, Store]:
     """Play through the room's play_game, pressing Ctrl-C at `when`."""
+    from retro.games.registry import game_called
     from retro.rooms.room import play_game
     store = Store.memory()
     tty = Interrupted(answers, when, after)
-    assert play_game(penney, tty, store, seed=4) == "abandoned"
+    assert asyncio.run(play_game(game_called("penney"), front_end("penney"),
+                                 tty, store, seed=4)) == "abandoned"
     return tty.outstream.getvalue(), store
 
 
@@ -437,17 +442,18 @@ def test_ctrl_c_at_retro_play_penney_keeps_the_bankroll(tmp_path):
 
 
 class StakeInterrupted(StreamTeletype):
-    """A teletype that lets `meanwhile` run when its stake is first asked."""
+    """A teletype that lets the coroutine `meanwhile` run to its end when its
+    stake is first asked."""
 
     def __init__(self, answers: str, meanwhile):
         super().__init__(io.StringIO(answers), io.StringIO())
         self.meanwhile = meanwhile
 
-    def ask(self, prompt: str, choices=()) -> str:
+    async def ask(self, prompt: str, choices=(), **options) -> str:
         if prompt.startswith("Your stake") and self.meanwhile:
             self.meanwhile, run_now = None, self.meanwhile
-            run_now()
-        return super().ask(prompt, choices)
+            await run_now()
+        return await super().ask(prompt, choices, **options)
 
 
 def test_two_rooms_betting_at_once_lose_no_pennies(tmp_path):
@@ -458,12 +464,12 @@ def test_two_rooms_betting_at_once_lose_no_pennies(tmp_path):
     path = tmp_path / "retro.sqlite3"
     first, second = Store.open(path), Store.open(path)
 
-    def room_b():
+    async def room_b():
         tty = StreamTeletype(io.StringIO("y\nTTT\n10\nq\n"), io.StringIO())
-        penney.play(tty, rng=random.Random(11), store=second, seed=11)
+        await front_end("penney").play(tty, sitting("penney", second, 11))
 
     tty = StakeInterrupted("y\nHHT\n10\nq\n", room_b)
-    penney.play(tty, rng=random.Random(4), store=first, seed=4)
+    play("penney", tty, store=first, seed=4)
     results = Store.open(path).results("penney")
     assert len(results) == 2
     moved = sum(r.detail["stake"] * (1 if r.outcome == "win" else -1)
@@ -477,10 +483,12 @@ def test_a_stake_the_stored_bankroll_no_longer_covers_is_not_settled():
     store.put(penney.BANKROLL, 5)  # another room lost the rest meanwhile
     for tosses in ("THH", "HHH"):  # lost or won, it is not settled
         with pytest.raises(penney.Uncovered) as short:
-            penney.settle(store, penney.Bet("HHH", "THH", 30, tosses, True), 1)
+            penney.settle(store, sitting("penney", store, 1),
+                          penney.Bet("HHH", "THH", 30, tosses, True))
         assert short.value.bankroll == 5
     assert store.get(penney.BANKROLL) == 5 and store.results() == []
-    assert penney.settle(store, penney.Bet("HHH", "THH", 5, "THH", True), 1) == 0
+    assert penney.settle(store, sitting("penney", store, 1),
+                         penney.Bet("HHH", "THH", 5, "THH", True)) == 0
     assert store.results("penney")[-1].score == "-5 to 0"
 
 
@@ -574,7 +582,7 @@ def test_a_bankroll_that_is_not_whole_pennies_is_set_aside(raw):
                      (raw, penney.BANKROLL))
     tty = StreamTeletype(io.StringIO("y\nHHH\n10\nq\n"), out := io.StringIO())
     store.notice = tty.say
-    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    play("penney", tty, store=store, seed=4)
     lines = out.getvalue().splitlines()
     told = [line for line in lines if "damaged" in line]
     assert told and "penney.bankroll" in told[0]
@@ -610,10 +618,10 @@ class Hooked(StreamTeletype):
         super().__init__(io.StringIO(answers), io.StringIO())
         self.hooks = list(hooks)
 
-    def ask(self, prompt: str, choices=()) -> str:
+    async def ask(self, prompt: str, choices=(), **options) -> str:
         if self.hooks and prompt.startswith(self.hooks[0][0]):
             self.hooks.pop(0)[1]()
-        return super().ask(prompt, choices)
+        return await super().ask(prompt, choices, **options)
 
 
 def test_a_locked_store_calls_the_bet_off_and_the_game_goes_on(tmp_path):
@@ -624,7 +632,7 @@ def test_a_locked_store_calls_the_bet_off_and_the_game_goes_on(tmp_path):
     tty = Hooked("y\nHHH\n10\ny\nHHH\n10\nq\n", [
         ("Your stake", lambda: other.execute("BEGIN IMMEDIATE")),
         ("Do you want", lambda: other.execute("ROLLBACK"))])
-    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    play("penney", tty, store=store, seed=4)
     output = tty.outstream.getvalue()
     assert ("Your stake, up to 100 pennies? 10 The bet is off (the store is "
             "busy: another program is writing to it): nothing was taken or "
@@ -639,7 +647,7 @@ def test_a_read_only_store_calls_every_bet_off_and_keeps_what_was_settled():
     tty = Hooked("y\nHHH\n10\ny\nHHH\n20\ny\nHHH\n30\nq\n", [
         ("Your stake", lambda: None),
         ("Your stake", lambda: store.db.execute("PRAGMA query_only = 1"))])
-    penney.play(tty, rng=random.Random(4), store=store, seed=4)
+    play("penney", tty, store=store, seed=4)
     output = tty.outstream.getvalue()
     assert output.count("The bet is off (the store is read-only): nothing was "
                         "taken or paid.") == 2
@@ -707,8 +715,7 @@ class Room:
         try:
             with Store.open(path) as store:
                 store.notice = self.tty.say
-                penney.play(self.tty, rng=random.Random(seed), store=store,
-                            seed=seed)
+                play("penney", self.tty, store=store, seed=seed)
         except BaseException as failure:  # noqa: BLE001 - reported by the test
             self.failures.append(failure)
 
@@ -864,7 +871,7 @@ def test_anything_typed_at_any_question_gets_a_line_and_another_chance(
     tty = StreamTeletype(io.StringIO(answers + "\n".join(typed) + "\n"),
                          out := io.StringIO())
     store.notice = tty.say
-    penney.play(tty, rng=random.Random(4), store=store, seed=4, length=length)
+    play("penney", tty, store=store, seed=4, length=length)
     printed = out.getvalue()
     assert tty.paper() == printed  # the roll holds what was printed
     assert re.search(r"\nYou leave with \d+ penn(y|ies)\.\n\Z", printed)

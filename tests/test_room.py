@@ -1,7 +1,7 @@
 """The room and the command line, as a player meets them."""
 from __future__ import annotations
 
-import importlib.machinery
+import asyncio
 import io
 import os
 import random
@@ -18,9 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retro.common import plural
-from retro.registry import COMMANDS, GAMES, Game, game_called
+from retro.cli import COMMANDS
+from retro.games.contract import FrontEnd, Game, RoomCommand
+from retro.games.registry import GAMES, game_called
 from retro.rooms.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
-                             help_column, parse, scores_report, shown, tear)
+                              help_column, parse, scores_report, shown, tear)
 from retro.services.store import Result, Store, StoreError
 from retro.services.teletype import StreamTeletype, cells, graphemes
 
@@ -36,11 +38,13 @@ def screen_width(line: str) -> int:
 
 # -- fake machines, so the room can be tested apart from the real games -----
 
-def coin_game(tty, *, rng, store, seed=None, rounds=5):
+async def coin_game(tty, sitting, *, rounds=5):
     """Guess the machine's coin; the machine scores when you miss."""
+    rng = random.Random(sitting.seed)
     yours = mine = 0
     for _ in range(rounds):
-        answer = tty.ask("HEADS OR TAILS? ", ["heads", "tails"]).lower()
+        answer = (await tty.ask("HEADS OR TAILS? ",
+                                ["heads", "tails"])).lower()
         if answer[:1] not in ("h", "t"):
             tty.say("H OR T, PLEASE.")
             continue
@@ -51,50 +55,65 @@ def coin_game(tty, *, rng, store, seed=None, rounds=5):
             mine += 1
         tty.say(f"THE COIN SAYS {'HEADS' if coin == 'h' else 'TAILS'}.")
     outcome = "win" if yours > mine else "loss" if mine > yours else "draw"
-    store.record("fakecoin", score=f"{yours}-{mine}", outcome=outcome, seed=seed)
+    await sitting.store.run(Store.record, sitting.game.name,
+                            score=f"{yours}-{mine}", outcome=outcome,
+                            seed=sitting.seed)
     tty.say(f"YOU {yours}, ME {mine}.")
 
 
-def reset_coins(tty, store, **_):
-    """Forget every coin the machine has tossed."""
-    if tty.ask("REALLY FORGET? ").lower().startswith("y"):
-        store.delete("coin/memory")
+async def reset_coins(tty, sitting):
+    if (await tty.ask("REALLY FORGET? ")).lower().startswith("y"):
+        sitting.store.delete("coin/memory")
         tty.say("FORGOTTEN.")
 
 
-def interrupted_game(tty, *, rng, store, seed=None):
-    tty.ask("PRESS CTRL-C: ")
+async def interrupted_game(tty, sitting):
+    await tty.ask("PRESS CTRL-C: ")
     raise KeyboardInterrupt
 
 
-def fake_module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    module.__dict__.update(attributes)
-    return module
+LOADED = []  # the front ends reached, in order, by the machines below
+
+
+def reach(name, front_end):
+    """A registry's loader for a fake game: notes each time it is called."""
+    def load():
+        LOADED.append(name)
+        if isinstance(front_end, Exception):
+            raise front_end
+        return front_end
+    return load
 
 
 COIN = Game("fakecoin", "The Coin Machine", ("coin",),
-            "A brass box with a coin slot: THE COIN MACHINE.", (),
-            play_options=(("rounds", 3),))  # the room's games are short
+            "A brass box with a coin slot: THE COIN MACHINE.",
+            reach("fakecoin", FrontEnd(coin_game, commands=(
+                RoomCommand("RESET COINS", "Forget every coin the machine "
+                            "has tossed.", reset_coins),))),
+            room_options=(("rounds", 3),))  # the room's games are short
 SULKY = Game("fakesulky", "The Sulky Machine", ("sulky",),
-             "A machine with its back to you.", ())
-# The ghost's front end, retro.games.fakeghost, is missing, as from a damaged
-# install: the room must keep working around it.
+             "A machine with its back to you.",
+             reach("fakesulky", FrontEnd(interrupted_game)))
+# The ghost's front end is missing, as from a damaged install: the room must
+# keep working around it.
 GHOST = Game("fakeghost", "The Ghost Machine", ("ghost",),
-             "Nothing but four bolt holes in the floor.", ())
+             "Nothing but four bolt holes in the floor.",
+             reach("fakeghost", ModuleNotFoundError(
+                 "No module named 'retro.games.fakeghost'")))
 BROKEN = Game("fakebroken", "The Broken Machine", ("broken",),
-              "A machine with smoke curling out of it.", ())
+              "A machine with smoke curling out of it.",
+              reach("fakebroken", RuntimeError("a wire came\nloose")))
 
 
 @pytest.fixture
-def machines(monkeypatch):
-    monkeypatch.setitem(sys.modules, COIN.front_end, fake_module(
-        COIN.front_end, play=coin_game,
-        ROOM_COMMANDS={"RESET COINS": reset_coins}))
-    monkeypatch.setitem(sys.modules, SULKY.front_end, fake_module(
-        SULKY.front_end, play=interrupted_game))
+def machines():
+    LOADED.clear()
     return (COIN, SULKY, GHOST)
+
+
+def run(room: Room) -> int:
+    """A room's whole session, on an event loop of its own."""
+    return asyncio.run(room.run())
 
 
 def fixed_clock():
@@ -105,7 +124,7 @@ def session(lines, machines, *, store=None, seed=1):
     store = store or Store.memory(clock=fixed_clock)
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO(lines), out)
-    status = Room(tty, store, seed=seed, games=machines).run()
+    status = run(Room(tty, store, seed=seed, games=machines))
     return status, out.getvalue(), store
 
 
@@ -149,7 +168,7 @@ def session(lines, machines, *, store=None, seed=1):
     ("exit", "quit", None),
     ("bye", "quit", None),
     ("frobnicate", "?", None),
-    ("co", "?", None),  # Flip's coin or Penney's coins: ambiguous
+    ("co", "play", "penney"),  # Penney's coins: Flip is no longer "coin"
     ("play, the flip.", "play", "flip"),
     ("\ufffdQ\ufffdf\ufffdAN", "?", None),  # static, not the word "q"
     ("^F", "?", None),  # Ctrl-F is not the start of "flip"
@@ -237,15 +256,15 @@ def test_ctrl_c_at_the_room_prompt_does_not_leave():
     class Impatient(StreamTeletype):
         pressed = False
 
-        def ask(self, prompt, choices=(), history="game"):
+        async def ask(self, prompt, choices=(), history="game"):
             if not self.pressed:
                 self.pressed = True
                 raise KeyboardInterrupt
-            return super().ask(prompt, choices, history)
+            return await super().ask(prompt, choices, history)
 
     out = io.StringIO()
     tty = Impatient(io.StringIO("quit\n"), out)
-    assert Room(tty, Store.memory(), games=(COIN,)).run() == 0
+    assert run(Room(tty, Store.memory(), games=(COIN,))) == 0
     assert "(To leave the room, type QUIT.)" in out.getvalue()
 
 
@@ -256,16 +275,7 @@ def test_end_of_input_inside_a_game_leaves_cleanly(machines):
     assert output.rstrip().endswith("to their dreams.")
 
 
-def test_a_broken_front_end_is_out_of_order_and_the_rest_plays(
-        machines, monkeypatch):
-    real = importlib.import_module
-
-    def importer(name, *args, **kwargs):
-        if name == BROKEN.front_end:
-            raise RuntimeError("a wire came\nloose")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(importlib, "import_module", importer)
+def test_a_broken_front_end_is_out_of_order_and_the_rest_plays(machines):
     _, output, store = session("menu\nplay broken\nplay coin\nh\nh\nh\n",
                                (BROKEN, COIN))
     assert "  1. The Broken Machine  (out of order)\n" in output
@@ -275,21 +285,18 @@ def test_a_broken_front_end_is_out_of_order_and_the_rest_plays(
     assert [r.game for r in store.results()] == ["fakecoin"]
 
 
-def test_a_room_imports_each_front_end_once(machines, monkeypatch):
-    imported = []
-    real = importlib.import_module
-
-    def importer(name, *args, **kwargs):
-        imported.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(importlib, "import_module", importer)
+def test_a_room_reaches_each_front_end_once(machines):
     front_ends = FrontEnds()
     for _ in range(3):
-        assert front_ends[COIN].module is sys.modules[COIN.front_end]
-        assert front_ends[GHOST].module is None
-    assert imported == [COIN.front_end, GHOST.front_end]
+        assert front_ends[COIN].front_end.play is coin_game
+        assert front_ends[GHOST].front_end is None
+    assert LOADED == ["fakecoin", "fakeghost"]
     assert front_ends[GHOST].trouble.startswith("ModuleNotFoundError: ")
+
+
+def test_the_room_reaches_no_game_before_the_first_line(machines):
+    session("", machines)
+    assert LOADED == []  # the banner and the description need no game
 
 
 def test_the_room_plays_a_game_with_its_registry_options(machines):
@@ -336,21 +343,20 @@ def test_tab_after_play_offers_only_the_machines():
     assert tab("reset ") == ["her"] and tab("play flip with ") == ["memory"]
 
 
-def long_winded(tty, store, **_):
-    """Do something that takes a great many words to describe, far more than
-    fit."""
+async def long_winded(tty, sitting):
+    """A command that does nothing, whatever HELP says of it."""
 
 
-def test_help_folds_long_descriptions_under_their_column(machines,
-                                                           monkeypatch):
+def test_help_folds_long_descriptions_under_their_column(machines):
     doc = ("Wind the clock, oil the relays, sweep the floor, and then, "
            "if there is time, polish every brass number plate in the room.")
-    tidy = fake_module("retro.games.faketidy", play=coin_game, ROOM_COMMANDS={
-        "TIDY": lambda tty, store, **_: None,
-        "TIDY THE WHOLE ROOM AT ONCE": long_winded})
-    tidy.ROOM_COMMANDS["TIDY"].__doc__ = doc
-    monkeypatch.setitem(sys.modules, "retro.games.faketidy", tidy)
-    tidy_machine = Game("faketidy", "The Tidy Machine", (), "A broom.", ())
+    tidy = FrontEnd(coin_game, commands=(
+        RoomCommand("TIDY", doc, long_winded),
+        RoomCommand("TIDY THE WHOLE ROOM AT ONCE",
+                    "Do something that takes a great many words to "
+                    "describe, far more than", long_winded)))
+    tidy_machine = Game("faketidy", "The Tidy Machine", (), "A broom.",
+                        lambda: tidy)
     _, output, _ = session("help\n", (tidy_machine,))
     added = output.split("The machines add:\n", 1)[1].split("> ")[0]
     assert added.splitlines() == [
@@ -645,10 +651,12 @@ FAKE_FLIP = textwrap.dedent("""
     import importlib.machinery, sys, types
     fake = types.ModuleType("retro.games.flip")
     fake.__spec__ = importlib.machinery.ModuleSpec("retro.games.flip", None)
-    def play(tty, *, rng, store, seed=None, **options):
+    from retro.games.contract import FrontEnd
+    async def play(tty, sitting):
         while True:
-            tty.say("You said " + tty.ask("HEADS OR TAILS? ", ["heads", "tails"]))
-    fake.play = play
+            tty.say("You said "
+                    + await tty.ask("HEADS OR TAILS? ", ["heads", "tails"]))
+    fake.FRONT_END = FrontEnd(play)
     sys.modules["retro.games.flip"] = fake
     from retro.cli import main
     sys.exit(main())
@@ -711,13 +719,19 @@ def test_retro_play_of_a_broken_front_end_is_one_line_and_exit_1(
     assert "retro.games.hexapawn" in line
 
 
+def fake_module(name, **attributes):
+    module = types.ModuleType(name)
+    module.__dict__.update(attributes)
+    return module
+
+
 def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
     from retro.cli import main
 
     seen = {}
 
-    def play(tty, *, rng, store, seed=None, **options):
-        seen.update(seed=seed, options=options, first=rng.random())
+    async def play(tty, sitting, **options):
+        seen.update(seed=sitting.seed, options=options, game=sitting.game)
         tty.say("played")
 
     def add_play_options(parser):
@@ -725,12 +739,13 @@ def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
 
     monkeypatch.setenv("RETRO_HOME", str(tmp_path))
     monkeypatch.setitem(sys.modules, "retro.games.mindreader", fake_module(
-        "retro.games.mindreader", play=play, add_play_options=add_play_options))
+        "retro.games.mindreader",
+        FRONT_END=FrontEnd(play, add_options=add_play_options)))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert main(["play", "mindreader", "--seed", "42", "--rounds", "7"]) == 0
     assert seen["seed"] == 42
     assert seen["options"] == {"rounds": 7}
-    assert seen["first"] == random.Random(42).random()
+    assert seen["game"] is game_called("mindreader")  # its registry record
 
 
 @pytest.mark.parametrize("typed, name", [
@@ -766,7 +781,7 @@ def test_the_scoreboard_counts_each_game_and_lists_the_last_five():
     store.record("oldgame", score="7", outcome="draw", seed=None)
     store.record("fakesulky", score="0-0", outcome="draw", seed=4)
     store.record("fakecoin", score="0-3", outcome="loss", seed=11)
-    lines = scores_report(store.results(), (COIN, SULKY, GHOST))
+    lines = scores_report(store.scoreboard(), (COIN, SULKY, GHOST))
     rows = [line.split() for line in lines[1:lines.index("")]]
     assert rows == [["The", "Coin", "Machine", "4", "2", "2", "0", "0-3"],
                     ["The", "Sulky", "Machine", "1", "0", "0", "1", "0-0"],
@@ -778,14 +793,14 @@ def test_the_scoreboard_counts_each_game_and_lists_the_last_five():
                     "  1962-03-01  The Coin Machine: 2-1 (win)  seed 9",
                     "  1962-03-01  The Coin Machine: 1-3 (loss)  seed 9",
                     "Play one again: retro play GAME --seed N."]
-    assert scores_report([], GAMES) == [
+    assert scores_report(Store.memory().scoreboard(), GAMES) == [
         "No games played yet. The scoreboard is clean."]
 
 
 def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     tty = StreamTeletype(io.StringIO("hello\n"), io.StringIO())
-    tty.ask("> ")
+    asyncio.run(tty.ask("> "))
     assert tear(tty) == ("You tear off the paper roll. It is saved as "
                          "retro-roll-1.txt.")
     assert tear(tty).endswith("saved as retro-roll-2.txt.")
@@ -810,12 +825,12 @@ class RoomAndGames(StreamTeletype):
         self.room_input, self.game_input = self.instream, encode(game_lines)
         self.room_ended = False
 
-    def ask(self, prompt, choices=(), history="game"):
+    async def ask(self, prompt, choices=(), history="game"):
         at_room = prompt == Room.PROMPT
         self.instream = self.room_input if at_room else self.game_input
         self.ended = self.room_ended if at_room else False
         try:
-            return super().ask(prompt, choices, history)
+            return await super().ask(prompt, choices, history)
         finally:
             if at_room:
                 self.room_ended = self.ended
@@ -843,8 +858,12 @@ def test_whatever_is_typed_the_room_survives_and_keeps_its_roll(
     tty = RoomAndGames(room_lines + ["look"], game_lines, out)
     room = Room(tty, Store.memory(clock=fixed_clock), seed=1)
     obey = room.obey  # a QUIT among the lines must not end the session:
-    room.obey = lambda line: obey(line) or True  # the last LOOK is the test
-    assert room.run() == 0
+
+    async def obey_but_stay(line):  # the last LOOK is the test
+        return await obey(line) or True
+
+    room.obey = obey_but_stay
+    assert run(room) == 0
     paper = out.getvalue()
     assert paper.endswith(tty.paper())  # the roll is what was printed since
     after = paper.rsplit(f"{Room.PROMPT}look\n", 1)[1]  # a TEAR, if any
@@ -962,16 +981,29 @@ def test_scores_list_the_newest_game_first_with_its_seed(machines):
     assert last[2] == "Play one again: retro play GAME --seed N."
 
 
-@given(st.lists(st.builds(
-    Result, game=st.one_of(st.text(), st.integers(), st.none(), st.binary()),
-    played_at=st.one_of(st.text(), st.integers(), st.none()),
-    score=st.one_of(st.text(), st.integers(), st.floats(), st.binary()),
-    outcome=st.one_of(st.sampled_from(["win", "loss", "draw"]), st.text()),
-    seed=st.one_of(st.none(), st.integers(0, 2 ** 63)),
-    detail=st.just({})), max_size=8))
-def test_the_scoreboard_prints_whatever_a_results_table_holds(results):
-    lines = scores_report(results, GAMES)
+anything = st.one_of(st.text(), st.integers(-2 ** 63, 2 ** 63 - 1),
+                     st.floats(allow_nan=False), st.binary())
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(
+    st.one_of(st.sampled_from([game.name for game in GAMES]), anything),
+    anything, anything,
+    st.one_of(st.sampled_from(["win", "loss", "draw"]), anything),
+    st.one_of(st.none(), anything), anything,
+    st.one_of(st.sampled_from(["ada", "bob"]), anything)), max_size=8))
+def test_the_scoreboard_prints_whatever_a_results_table_holds(rows):
+    store = Store.memory()
+    store.db.executemany(
+        "INSERT INTO results (game, played_at, score, outcome, seed, detail,"
+        " player) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    store.notice = lambda message: None
+    lines = scores_report(store.scoreboard(), GAMES)
     assert all(line.isprintable() for line in lines)
+    if rows:  # a line for every game stored, whatever its name is
+        games = store.db.execute(
+            "SELECT count(DISTINCT game) FROM results").fetchone()[0]
+        assert len(lines[1:lines.index("")]) == games
 
 
 def test_shown_is_printable_and_cut():
@@ -1000,8 +1032,13 @@ class FailingStore:
         def fail(*args, **kwargs):
             raise StoreError("the store is busy: another program is writing "
                              "to it")
-        return fail if name in ("results", "record", "get", "put", "delete",
-                                "transaction") else getattr(self.real, name)
+        return fail if name in ("results", "scoreboard", "record", "get",
+                                "put", "delete", "transaction") \
+            else getattr(self.real, name)
+
+    async def run(self, work, *args, **options):
+        raise StoreError("the store is busy: another program is writing "
+                         "to it")
 
 
 def test_a_failing_store_is_one_line_and_the_room_goes_on(machines):
@@ -1035,12 +1072,13 @@ def test_retro_play_stopped_by_the_store_exits_1(monkeypatch, tmp_path,
                                                  capsys):
     from retro.cli import main
 
-    def play(tty, *, rng, store, seed=None, **options):
+    async def play(tty, sitting, **options):
         raise StoreError("the store is read-only")
 
     monkeypatch.setenv("RETRO_HOME", str(tmp_path))
     monkeypatch.setitem(sys.modules, "retro.games.flip",
-                        fake_module("retro.games.flip", play=play))
+                        fake_module("retro.games.flip",
+                                    FRONT_END=FrontEnd(play)))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert main(["play", "flip", "--seed", "1"]) == 1
     assert "*** GAME STOPPED: the store is read-only ***" in \

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from retro.rooms.served import (AYT, DO, DONT, IAC, IP, NAME_PROMPT, SB, SE, WILL,
-                              WONT, Budget, Limits, Lines, Server, Telnet,
-                              open_ssh, open_telnet)
+from retro.rooms.served import NAME_PROMPT, Budget, Limits, Server
 from retro.services.store import FILENAME, Store
+from retro.wires.lines import Lines
+from retro.wires.ssh import open_ssh
+from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,
+                                Telnet, open_telnet)
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 10.0  # the longest any one answer may take, in seconds
@@ -98,9 +100,11 @@ class Running:
     async def main(self, limits: Limits, ssh: bool) -> None:
         self.loop = asyncio.get_running_loop()
         self.server = Server(self.path, limits, log=self.logs.append)
-        listeners = [await open_telnet(self.server, "127.0.0.1", 0)]
+        listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0)]
         if ssh:
-            listeners.append(await open_ssh(self.server, "127.0.0.1", 0))
+            listeners.append(await open_ssh(
+                self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
+                login_timeout=limits.name_wait))
         self.ports = [l.sockets[0].getsockname()[1] for l in listeners]
         self.port = self.ports[0]
         self.stop = asyncio.Event()
@@ -112,6 +116,15 @@ class Running:
 
     def store(self, player: str | None = None) -> Store:
         return Store.open(self.path, player=player)
+
+    def until(self, condition, wait: float = WAIT) -> None:
+        """Wait until `condition()` holds on the server's own loop (it is
+        tried after every turn of the loop), or fail after `wait`."""
+        async def holds() -> None:
+            while not condition():
+                await asyncio.sleep(0)
+        asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(holds(), wait), self.loop).result(wait + 1)
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.stop.set)
@@ -291,7 +304,7 @@ def test_one_more_than_the_most_players_is_told_the_room_is_full(served):
     assert "The machine room is full: 2 players" in third.closed()
     first.ask("quit", "dreams.")
     first.closed()
-    time.sleep(0.2)
+    server.until(lambda: len(server.server.connections) < 2)
     assert "NAME" in Player(server.port).expect("NAME")
 
 

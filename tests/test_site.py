@@ -129,14 +129,14 @@ def line_html(html: str, line_id: str) -> str:
 
 
 def test_the_book_is_in_reading_order(site):
-    from retro.registry import book_parts
+    from retro.book.parts import PARTS
 
     home = (site / "index.html").read_text()
     order = list(dict.fromkeys(re.findall(r'href="book/([a-z_]+)/"', home)))
-    expected = [name for _, names in book_parts() for name in names]
+    expected = [name for _, names in PARTS for name in names]
     assert order == expected
     assert order[0] == "mindreader" and order[-1] == "cli"
-    for title, _ in book_parts():
+    for title, _ in PARTS:
         assert html_escape(title) in home
 
 
@@ -300,11 +300,11 @@ def test_the_weave_leaves_placeholder_shaped_prose_alone(site):
 
 
 def test_the_home_page_lists_the_chapters_by_part_and_shows_a_figure(site):
-    from retro.registry import book_parts
+    from retro.book.parts import PARTS
 
     html = content(site / "index.html")
     listed = re.findall(r'href="book/(\w+)/"', html)
-    expected = [name for _, names in book_parts() for name in names]
+    expected = [name for _, names in PARTS for name in names]
     assert [name for name in dict.fromkeys(listed) if name in expected] == expected
     figures = re.findall(r'<img [^>]*src="(figures/[^"]+\.svg)"', html)
     assert figures and all((site / f).is_file() for f in figures)

@@ -147,9 +147,13 @@ def test_an_old_file_is_migrated_and_keeps_its_results(tmp_path):
     old.commit()
     old.close()
     with Store.open(path) as store:
-        assert store.version == SCHEMA_VERSION == 3
+        assert store.version == SCHEMA_VERSION == 4
         assert store.results()[0].seed == 5
         assert store.results()[0].player == console_player()
+        plan = store.db.execute(  # a player's scoreboard uses the index
+            "EXPLAIN QUERY PLAN SELECT * FROM results WHERE player = 'x'"
+            " ORDER BY id DESC").fetchall()
+        assert "results_by_player" in str(plan)
         store.put("new", "works")
         assert store.get("new") == "works"
 

@@ -1,11 +1,13 @@
 """The teletype: what a game (and a player) sees of say and ask."""
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import select
 import termios
 import threading
+import time
 
 import pytest
 from hypothesis import example, given, settings
@@ -18,6 +20,16 @@ from retro.services.teletype import (LONGEST_REMEMBERED, REMEMBERED, WIDTH,
                                  open_teletype, printable)
 
 
+def ask(tty, *question, **options) -> str:
+    """One question, asked and answered on an event loop of its own."""
+    return asyncio.run(tty.ask(*question, **options))
+
+
+def printed(tty) -> None:
+    """Let the teletype print what was said, at its pace."""
+    asyncio.run(tty.drain())
+
+
 def stream(text: str | bytes, **options):
     source = io.BytesIO(text) if isinstance(text, bytes) else io.StringIO(text)
     out = io.StringIO()
@@ -28,10 +40,10 @@ def stream(text: str | bytes, **options):
 
 def test_contract_example_reads_as_a_transcript():
     tty, out = stream("h\nt\n")
-    assert tty.ask("HEADS OR TAILS? ") == "h"
+    assert ask(tty, "HEADS OR TAILS? ") == "h"
     assert out.getvalue() == "HEADS OR TAILS? h\n"
     tty.say("I guessed heads.")
-    assert tty.ask("AGAIN? ", choices=("h", "t")) == "t"
+    assert ask(tty, "AGAIN? ", choices=("h", "t")) == "t"
     assert out.getvalue() == ("HEADS OR TAILS? h\nI guessed heads.\n"
                               "AGAIN? t\n")
 
@@ -46,24 +58,24 @@ def test_say_prints_lines_and_blank_lines():
 
 def test_answers_are_stripped_and_echoed_stripped():
     tty, out = stream("   heads  \r\n")
-    assert tty.ask("? ") == "heads"
+    assert ask(tty, "? ") == "heads"
     assert out.getvalue() == "? heads\n"
 
 
 def test_end_of_input_ends_the_prompt_line_and_stays_ended():
     tty, out = stream("h\n")
-    tty.ask("1? ")
+    ask(tty, "1? ")
     with pytest.raises(EOFError):
-        tty.ask("2? ")
+        ask(tty, "2? ")
     with pytest.raises(EOFError):
-        tty.ask("3? ")
+        ask(tty, "3? ")
     assert out.getvalue() == "1? h\n2? \n"
 
 
 def test_bytes_that_are_not_utf8_and_control_characters_are_tamed():
     tty, out = stream(b"pl\x1b[Aay\xff\x00\x07\n\xe2\x82\xac\n")
-    assert tty.ask("> ") == "pl^[[Aay\ufffd^@^G"
-    assert tty.ask("> ") == "\u20ac"  # good UTF-8 survives
+    assert ask(tty, "> ") == "pl^[[Aay\ufffd^@^G"
+    assert ask(tty, "> ") == "\u20ac"  # good UTF-8 survives
     assert "\x1b" not in out.getvalue() and "\x00" not in out.getvalue()
 
 
@@ -77,7 +89,7 @@ def test_clean_examples():
 
 def test_a_long_answer_is_folded_after_its_prompt():
     tty, out = stream("x" * 150 + "\n")
-    tty.ask("YOUR MOVE? ")
+    ask(tty, "YOUR MOVE? ")
     lines = out.getvalue().splitlines()
     # the word does not fit after the prompt: it starts a line of its own,
     # and is cut at the margin because no line could hold it
@@ -87,11 +99,11 @@ def test_a_long_answer_is_folded_after_its_prompt():
 def test_paper_roll_and_tear(tmp_path):
     tty, out = stream("h\nt\n")
     tty.say("Welcome.")
-    tty.ask("? ")
+    ask(tty, "? ")
     torn = tty.tear(tmp_path / "roll.txt")
     assert torn.read_text(encoding="utf-8") == out.getvalue()
     assert tty.paper() == ""  # torn off: the roll starts empty
-    tty.ask("again? ")
+    ask(tty, "again? ")
     tty.tear(tmp_path / "second.txt")
     assert (tmp_path / "second.txt").read_text() == "again? t\n"
 
@@ -123,7 +135,7 @@ def test_transcript_copies_the_roll_as_it_goes(tmp_path):
     with open(tmp_path / "t.txt", "w", encoding="utf-8") as copy:
         tty, out = stream("yes\n", transcript=copy)
         tty.say("Shall we play?")
-        tty.ask("? ")
+        ask(tty, "? ")
         # flushed as printed: readable before the file is closed
         assert (tmp_path / "t.txt").read_text() == out.getvalue()
 
@@ -176,7 +188,7 @@ class FakeClock:
     def clock(self):
         return self.now
 
-    def sleep(self, seconds):
+    async def sleep(self, seconds):
         self.now += seconds
 
 
@@ -189,25 +201,59 @@ def test_a_model_33_prints_ten_characters_a_second():
     fake = FakeClock()
     tty, out = stream("", baud=110, clock=fake.clock, sleep=fake.sleep)
     tty.say("x" * 49)  # 50 characters with the line ending
+    assert out.getvalue() == ""  # queued: said, not yet struck
+    printed(tty)
     assert fake.now == pytest.approx(5.0)
     assert out.getvalue() == "x" * 49 + "\n"
+    assert tty.paper() == "x" * 49 + "\n"
 
 
 def test_time_spent_elsewhere_is_not_added_to_the_wait():
     fake = FakeClock()
-    pace = Pace(110, clock=fake.clock, sleep=fake.sleep)
-    pace.type("x" * 10, lambda text: None)
+    pace = Pace(110, clock=fake.clock)
+
+    def strike(text: str) -> int:
+        """Strike `text` at the pace, pausing as told; how many bursts."""
+        bursts = list(pace.bursts(text))
+        for burst in bursts:
+            fake.now += pace.after(burst)
+        return len(bursts)
+
+    assert strike("x" * 10) > 1
     assert fake.now == pytest.approx(1.0)
     fake.now += 3.0  # the player thinks for three seconds
-    pace.type("x" * 10, lambda text: None)
-    assert fake.now == pytest.approx(5.0)
+    strike("x" * 10)
+    assert fake.now == pytest.approx(5.0)  # 1 + 3 + 1: no wait is owed
 
 
 def test_baud_zero_prints_at_once():
     fake = FakeClock()
-    tty, _ = stream("", baud=0, clock=fake.clock, sleep=fake.sleep)
+    tty, out = stream("", baud=0, clock=fake.clock, sleep=fake.sleep)
     tty.say("x" * 1000)
+    assert out.getvalue().replace("\n", "") == "x" * 1000  # struck when said
     assert fake.now == 0.0
+
+
+def test_ctrl_c_stops_the_printing_and_the_roll_holds_what_was_struck():
+    fake = FakeClock()
+    tty, out = stream("h\n", baud=110, clock=fake.clock)
+
+    async def interrupted_at(seconds):
+        fake.now += seconds
+        if fake.now >= 2.0 and not pressed:
+            pressed.append("Ctrl-C")
+            tty.interrupt()
+
+    pressed = []
+
+    tty.sleep = interrupted_at
+    tty.say("x" * 100)
+    with pytest.raises(KeyboardInterrupt):
+        printed(tty)
+    assert 20 <= len(out.getvalue()) < 30  # two seconds' worth, no more
+    assert tty.paper() == out.getvalue()
+    assert not tty.printing  # what was not struck is dropped
+    assert ask(tty, "? ") == "h"  # and the next question is asked as usual
 
 
 # -- the terminal teletype, on prompt_toolkit's pipe input ---------------------
@@ -228,7 +274,7 @@ def test_terminal_reads_a_line_and_keeps_it_on_the_roll(terminal):
     tty, keys, out = terminal
     tty.say("Hello.")
     keys.send_text("  Heads \r")
-    assert tty.ask("Above\nCALL IT? ") == "Heads"
+    assert ask(tty, "Above\nCALL IT? ") == "Heads"
     assert out.getvalue() == "Hello.\nAbove\n"  # prompt_toolkit drew the rest
     assert tty.paper() == "Hello.\nAbove\nCALL IT? Heads\n"
 
@@ -242,9 +288,9 @@ def type_then_enter(keys, text):
 def test_terminal_tab_completes_the_choices(terminal):
     tty, keys, _ = terminal
     type_then_enter(keys, "sc\t")
-    assert tty.ask("> ", ["look", "scores", "play"]) == "scores"
+    assert ask(tty, "> ", ["look", "scores", "play"]) == "scores"
     type_then_enter(keys, "PL\t")
-    assert tty.ask("> ", lambda: ["look", "scores", "play"]) == "play"
+    assert ask(tty, "> ", lambda: ["look", "scores", "play"]) == "play"
 
 
 def test_terminal_at_a_slow_baud_types_the_prompt_then_returns(tmp_path):
@@ -257,7 +303,7 @@ def test_terminal_at_a_slow_baud_types_the_prompt_then_returns(tmp_path):
         tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput(),
                                baud=110, clock=fake.clock, sleep=fake.sleep)
         keys.send_text("h\r")
-        assert tty.ask("Above\nCALL IT? ") == "h"
+        assert ask(tty, "Above\nCALL IT? ") == "h"
     # the prompt at ten characters a second, then back to the start of the
     # line, where prompt_toolkit draws it again (not "CALL IT? CALL IT? ")
     assert out.getvalue() == "Above\nCALL IT? \r"
@@ -268,7 +314,7 @@ def test_terminal_at_a_slow_baud_types_the_prompt_then_returns(tmp_path):
 def test_terminal_history_is_kept_in_the_file(terminal, tmp_path):
     tty, keys, _ = terminal
     keys.send_text("first answer\r")
-    tty.ask("? ")
+    ask(tty, "? ")
     assert "first answer" in (tmp_path / "data" / "history-game").read_text()
 
 
@@ -276,22 +322,22 @@ def test_terminal_ctrl_c_and_ctrl_d_reach_the_caller(terminal):
     tty, keys, _ = terminal
     keys.send_text("half typed\x03")
     with pytest.raises(KeyboardInterrupt):
-        tty.ask("? ")
+        ask(tty, "? ")
     keys.send_text("\x04")
     with pytest.raises(EOFError):
-        tty.ask("? ")
+        ask(tty, "? ")
 
 
 def test_pipes_get_the_stream_teletype_reading_bytes():
     source = io.TextIOWrapper(io.BytesIO(b"\xffok\n"))
     tty = open_teletype(stdin=source, stdout=io.StringIO())
     assert isinstance(tty, StreamTeletype)
-    assert tty.ask("? ") == "\ufffdok"
+    assert ask(tty, "? ") == "\ufffdok"
 
 
 def test_nothing_typed_reaches_the_output_as_a_control_character():
     tty, out = stream(bytes(range(256)) + b"\n")
-    tty.ask("? ")
+    ask(tty, "? ")
     assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) <= 0x9f
                    for c in out.getvalue())
 
@@ -397,9 +443,9 @@ def test_anything_typed_is_answered_fits_the_page_and_loses_nothing(
         lines, prompt, width):
     typed = [line.replace(b"\n", b" ") for line in lines]
     tty, out = stream(b"".join(line + b"\n" for line in typed), width=width)
-    answers = [tty.ask(prompt) for _ in typed]
+    answers = [ask(tty, prompt) for _ in typed]
     with pytest.raises(EOFError):
-        tty.ask(prompt)
+        ask(tty, prompt)
     assert answers == [clean(line) for line in typed]
     printed = out.getvalue()
     assert all(cells(line) <= width for line in printed.split("\n"))
@@ -414,13 +460,13 @@ def test_anything_typed_is_answered_fits_the_page_and_loses_nothing(
 def test_the_room_and_the_games_keep_separate_histories(terminal, tmp_path):
     tty, keys, _ = terminal
     keys.send_text("play flip\r")
-    assert tty.ask("> ", history="room") == "play flip"
+    assert ask(tty, "> ", history="room") == "play flip"
     keys.send_text("heads\r")
-    assert tty.ask("HEADS OR TAILS? ") == "heads"  # a game's: the default
+    assert ask(tty, "HEADS OR TAILS? ") == "heads"  # a game's: the default
     keys.send_text("\x1b[A\r")  # the up arrow, at the room's prompt
-    assert tty.ask("> ", history="room") == "play flip"
+    assert ask(tty, "> ", history="room") == "play flip"
     keys.send_text("\x1b[A\r")  # and in the game
-    assert tty.ask("HEADS OR TAILS? ") == "heads"
+    assert ask(tty, "HEADS OR TAILS? ") == "heads"
     data = tmp_path / "data"
     assert "+play flip" in (data / "history").read_text()
     assert "heads" not in (data / "history").read_text()
@@ -431,11 +477,11 @@ def test_the_room_and_the_games_keep_separate_histories(terminal, tmp_path):
 def test_a_long_answer_is_not_remembered(terminal, tmp_path):
     tty, keys, _ = terminal
     keys.send_text("short\r")
-    tty.ask("? ")
+    ask(tty, "? ")
     keys.send_text("x" * (LONGEST_REMEMBERED + 1) + "\r")
-    assert len(tty.ask("? ")) == LONGEST_REMEMBERED + 1
+    assert len(ask(tty, "? ")) == LONGEST_REMEMBERED + 1
     keys.send_text("\x1b[A\r")  # recalls the last answer worth recalling
-    assert tty.ask("? ") == "short"
+    assert ask(tty, "? ") == "short"
     assert "x" * (LONGEST_REMEMBERED + 1) not in (
         tmp_path / "data" / "history-game").read_text()
 
@@ -499,12 +545,12 @@ def test_after_play_only_the_machines_are_offered():
 def test_terminal_tab_completes_a_machine_after_play(terminal):
     tty, keys, _ = terminal
     type_then_enter(keys, "play p\t")
-    assert tty.ask("> ", ROOM, history="room") == "play penney"
+    assert ask(tty, "> ", ROOM, history="room") == "play penney"
 
 
 # -- keys typed while the teletype prints at a pace ---------------------------
 
-def test_keys_typed_while_printing_are_not_echoed_or_kept():
+def test_keys_typed_while_printing_are_not_echoed_but_kept():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
@@ -512,9 +558,11 @@ def test_keys_typed_while_printing_are_not_echoed_or_kept():
     keyboard = os.fdopen(slave, "rb", buffering=0)
     fake = FakeClock()
 
-    def sleep_while_typing(seconds):
-        fake.sleep(seconds)
-        os.write(master, b"hjkl\n")  # the player types ahead
+    async def sleep_while_typing(seconds):
+        fake.now += seconds
+        if fake.now < 0.2:  # the player types ahead, early in the line
+            os.write(master, b"hjkl\n")
+            time.sleep(0.05)  # the terminal takes the keys in meanwhile
 
     before = termios.tcgetattr(slave)
     with create_pipe_input() as keys:
@@ -523,10 +571,13 @@ def test_keys_typed_while_printing_are_not_echoed_or_kept():
                                keys=keyboard, baud=110, clock=fake.clock,
                                sleep=sleep_while_typing)
         tty.say("x" * 20)
+        printed(tty)
     assert out.getvalue() == "x" * 20 + "\n"
     echoed = select.select([master], [], [], 0.2)[0]
+    assert echoed == []  # nothing typed was echoed into the printing
     waiting = select.select([slave], [], [], 0.2)[0]
-    assert (echoed, waiting) == ([], [])
+    assert waiting == [slave]  # and what was typed waits for the prompt
+    assert os.read(slave, 1000).startswith(b"hjkl\n")
     assert termios.tcgetattr(slave) == before  # echo is back on
     keyboard.close()
     os.close(master)
@@ -535,40 +586,89 @@ def test_keys_typed_while_printing_are_not_echoed_or_kept():
 # -- the line teletype (the served room's) -------------------------------------------
 
 def test_the_line_teletype_sends_at_each_question_and_keeps_the_roll():
-    import queue
-
     from retro.services.teletype import LineTeletype, Signal
 
-    lines, sent = queue.SimpleQueue(), []
-    tty = LineTeletype(lines, sent.append, idle=0.05)
-    lines.put(b"  h\xff\r\n")
+    sent = []
+    tty = LineTeletype(sent.append, idle=0.05)
+    tty.hear(b"  h\xff\r\n")
     tty.say("HELLO")
     assert sent == []  # nothing goes until a question is asked
-    assert tty.ask("YOUR PLAY? ") == "h\ufffd"
+    assert ask(tty, "YOUR PLAY? ") == "h\ufffd"
     assert sent == ["HELLO\nYOUR PLAY? "]  # the answer is not echoed
     assert tty.paper() == "HELLO\nYOUR PLAY? h\ufffd\n"
-    lines.put(Signal.INTERRUPT)
+    tty.hear(Signal.INTERRUPT)
     with pytest.raises(KeyboardInterrupt):
-        tty.ask("? ")
-    lines.put(Signal.GOING_DOWN)
+        ask(tty, "? ")
+    tty.hear(Signal.GOING_DOWN)
     with pytest.raises(KeyboardInterrupt):
-        tty.ask("? ")  # a game's question: the game is abandoned
+        ask(tty, "? ")  # a game's question: the game is abandoned
     with pytest.raises(EOFError):
-        tty.ask("> ", history="room")
-    quiet = LineTeletype(queue.SimpleQueue(), sent.append, idle=0.05)
+        ask(tty, "> ", history="room")
+    quiet = LineTeletype(sent.append, idle=0.05)
     with pytest.raises(EOFError):
-        quiet.ask("> ")
+        ask(quiet, "> ")
     assert "NOTHING TYPED FOR 0.05 SECONDS" in sent[-1]
 
 
-def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
-    import queue
+def test_the_line_teletype_answers_lines_typed_ahead_in_order():
+    from retro.services.teletype import LineTeletype, Signal
 
+    sent = []
+    tty = LineTeletype(sent.append, idle=1)
+    for line in (b"one", b"two", Signal.HANG_UP):
+        tty.hear(line)
+    assert ask(tty, "1? ") == "one"
+    assert ask(tty, "2? ") == "two"
+    with pytest.raises(EOFError):  # the hang-up comes after what was typed
+        ask(tty, "3? ")
+    with pytest.raises(EOFError):
+        ask(tty, "4? ")
+    tty = LineTeletype(sent.append, idle=1)
+    tty.hear(b"typed before the Ctrl-C")
+    tty.hear(Signal.INTERRUPT)
+    tty.hear(b"typed after it")
+    with pytest.raises(KeyboardInterrupt):
+        ask(tty, "? ")
+    assert ask(tty, "? ") == "typed after it"  # only what came before went
+
+
+def test_a_line_heard_wakes_the_question_that_waits_for_it():
+    from retro.services.teletype import LineTeletype, Signal
+
+    async def conversation():
+        tty = LineTeletype(lambda text: None, idle=5)
+        waiting = asyncio.ensure_future(tty.ask("? "))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        tty.hear(b"late")
+        answer = await waiting
+        # (a KeyboardInterrupt must not leave a task: asyncio would take it
+        # for the process's own, so the game catches it, as the room does)
+        interrupted = asyncio.ensure_future(abandoned(tty.ask("? ")))
+        await asyncio.sleep(0.01)
+        assert not interrupted.done()
+        tty.hear(Signal.INTERRUPT)
+        return answer, await interrupted
+
+    async def abandoned(question) -> str:
+        try:
+            return await question
+        except KeyboardInterrupt:
+            return "abandoned"
+
+    assert asyncio.run(conversation()) == ("late", "abandoned")
+
+
+def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
     from retro.services.teletype import LineTeletype
 
     sent = []
-    tty = LineTeletype(queue.SimpleQueue(), sent.append, baud=300,
-                       sleep=lambda seconds: None)
+
+    async def no_wait(seconds):
+        pass
+
+    tty = LineTeletype(sent.append, baud=300, sleep=no_wait)
     tty.say("Your paper prints at 300 baud.")
+    printed(tty)
     assert "".join(sent) == "Your paper prints at 300 baud.\n"
     assert len(sent) > 1

@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from retro.cli import main
 from retro.engines import umpire
-from retro.engines.machines import MACHINES, PLAYERS
+from retro.engines.machines import ENTRANTS, MACHINES, PLAYERS
 from retro.engines.umpire import (MAX_LENGTH, WORK_LIMIT, TournamentError,
                                   check_work, fold, game_rngs, most_games,
                                   one_game, play_game, render_table,
@@ -247,10 +247,19 @@ def test_list_prints_one_machine_per_line_name_first(capsys):
     status, out, _ = run(capsys, "--list")
     assert status == 0
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == list(MACHINES) + list(PLAYERS)
-    assert all(len(line.split()) > 1 for line in lines)
-    assert [line.split()[1] == "(player)" for line in lines] == \
-        [False] * len(MACHINES) + [True] * len(PLAYERS)
+    named = [line for line in lines if not line.startswith(" ")]
+    assert [line.split()[0] for line in named] == list(MACHINES) + list(PLAYERS)
+    kinds = [line.split()[1] for line in named]
+    assert kinds == [entrant.kind for entrant in ENTRANTS.values()]
+    assert kinds[-len(PLAYERS):] == ["person"] * len(PLAYERS)
+    # three columns that line up whatever the names, folded under themselves
+    columns = {tuple(word.start() for word in re.finditer(r"\S+", line))[1:3]
+               for line in named}
+    assert len(columns) == 1
+    (description,) = {column for _, column in columns}
+    assert all(line[:description].isspace() for line in lines
+               if line.startswith(" "))
+    assert max(map(len, lines)) <= 79
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -92,17 +92,17 @@ class Book:
 book: Book | None = None
 
 def on_config(config):
-    from retro.registry import book_parts
+    from retro.book.parts import PARTS
 
     present = {chapter.stem for chapter in chapters_dir(config).glob("*.md")}
-    placed = [name for _, names in book_parts() for name in names]
+    placed = [name for _, names in PARTS for name in names]
     if set(placed) != present or len(placed) != len(set(placed)):
         raise PluginError(
-            f"the book's parts in retro/registry.py do not match literate/: "
+            f"the book's parts in retro/book/parts.py do not match literate/: "
             f"missing {sorted(present - set(placed))}, "
             f"unknown {sorted(set(placed) - present)}")
     nav = list(config["nav"] or [])
-    for title, names in book_parts():
+    for title, names in PARTS:
         nav.append({title: [f"{BOOK}/{name}.md" for name in names]})
     nav.append({"Indexes": [{title: f"{INDEXES}/{name}.md"}
                             for title, name in INDEX_PAGES]})
@@ -304,13 +304,13 @@ CHAPTER_LIST = "<!-- the chapters, by part -->"
 
 
 def home_page(markdown: str) -> str:
-    from retro.registry import book_parts
+    from retro.book.parts import PARTS
 
     if CHAPTER_LIST not in markdown:
         raise PluginError(f"docs/index.md has no line {CHAPTER_LIST}, "
                           "where the list of chapters goes")
     parts = []
-    for title, names in book_parts():
+    for title, names in PARTS:
         parts.append(f"- **{md_text(title)}**")
         parts.extend(f"    - [{md_text(book.title(name))}]({BOOK}/{name}.md)"
                      for name in names)

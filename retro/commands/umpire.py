@@ -10,7 +10,7 @@ import json
 import os
 
 from retro.common import UsageError, new_seed, whole_number
-from retro.engines.machines import MACHINES, PLAYERS, MachineError
+from retro.engines.machines import ENTRANTS, MachineError
 from retro.engines.umpire import (MAX_LENGTH, TournamentError, render_table,
                                   to_json, tournament)
 
@@ -65,13 +65,26 @@ def register(subparsers) -> None:
     parser.set_defaults(func=umpire_command)
 
 
+def lineup(width: int = 79) -> list[str]:
+    """What `retro umpire --list` prints: a line or two per entrant."""
+    import textwrap
+
+    column = max(map(len, ENTRANTS)) + 2
+    kinds = max(len(entrant.kind) for entrant in ENTRANTS.values()) + 2
+    lines = []
+    for name, entrant in ENTRANTS.items():
+        lines += textwrap.wrap(
+            entrant.description, width,
+            initial_indent=name.ljust(column) + entrant.kind.ljust(kinds),
+            subsequent_indent=" " * (column + kinds))
+    return lines
+
+
 def umpire_command(args: argparse.Namespace) -> int:
     """`retro umpire`: the machines, or one tournament's table."""
     if args.list:
-        for name, (_, description) in MACHINES.items():
-            print(f"{name:<6} {description}")
-        for name, (_, description) in PLAYERS.items():
-            print(f"{name} (player) {description}")
+        for line in lineup():
+            print(line)
         return 0
     if args.a is None or args.b is None:
         raise UsageError("name two machines, A and B (retro umpire --list "

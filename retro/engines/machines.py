@@ -5,9 +5,9 @@ Tangled from literate/machines.md, which explains it.
 """
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol
 
@@ -61,60 +61,99 @@ def situation(won_before_last: bool, changed: bool, won_last: bool) -> int:
     return 4 * won_before_last + 2 * changed + won_last
 
 
-def lazy(module: str, attribute: str) -> Callable[[random.Random], Machine]:
-    """A factory that imports `module` only when a machine is made."""
+@dataclass(frozen=True)
+class Entrant:
+    """A machine or a player as the registry knows it."""
+
+    make: Callable[[random.Random], Machine]
+    description: str
+    microseconds: float  # a play, rounded up
+    kind: str  # "control", "rival", "ours" or "person"
+
+
+def make_seer(rng: random.Random) -> Machine:
+    from retro.engines.seer import Seer
+    return Seer(rng)
+
+
+def make_mrm(rng: random.Random) -> Machine:
+    from retro.engines.mrm import MindReadingMachine
+    return MindReadingMachine(rng)
+
+
+def make_awk(rng: random.Random) -> Machine:
+    from retro.engines.mindreader import AwkMachine
+    return AwkMachine(rng)
+
+
+def make_scp(rng: random.Random) -> Machine:
+    from retro.engines.scp import ContextPredictor
+    return ContextPredictor(rng)
+
+
+def make_flip(rng: random.Random) -> Machine:
+    from retro.engines.flip import FlipMachine
+    return FlipMachine(rng)
+
+
+def make_mixer(rng: random.Random) -> Machine:
+    from retro.engines.mixer import Mixer
+    return Mixer(rng)
+
+
+def make_augur(rng: random.Random) -> Machine:
+    from retro.engines.reader import Augur
+    return Augur(rng)
+
+
+def person(habit: str) -> Callable[[random.Random], Machine]:
+    """A maker of the player of retro.engines.people called `habit`."""
     def make(rng: random.Random) -> Machine:
-        return getattr(importlib.import_module(module), attribute)(rng)
-    make.__qualname__ = f"make {module}.{attribute}"
+        from retro.engines import people
+        return getattr(people, habit)(rng)
+    make.__qualname__ = f"make people.{habit}"
     return make
 
 
-MACHINES: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
-    MappingProxyType({
-        "coin": (Coin, "a fair coin: learns nothing, cannot be read"),
-        "seer": (lazy("retro.engines.seer", "Seer"),
-                 "Hagelbarger's SEER (1956): 8 situations, +-3 counters, "
-                 "win registers"),
-        "mrm": (lazy("retro.engines.mrm", "MindReadingMachine"),
-                "Shannon's mind-reading machine (1953): 8 situations, "
-                "2-bit change registers"),
-        "awk": (lazy("retro.engines.mindreader", "AwkMachine"),
-                "Shannon's machine as the AWK listing plays it: "
-                "unbounded tallies"),
-        "scp": (lazy("retro.engines.scp", "ContextPredictor"),
-                "the Sibiu simple contextual predictor (2020): "
-                "longest unbalanced context"),
-        "flip": (lazy("retro.engines.flip", "FlipMachine"),
-                 "Flip, from More BASIC Computer Games: a learned "
-                 "probability per two-round history"),
-        "mixer": (lazy("retro.engines.mixer", "Mixer"),
-                  "ours: contexts of several kinds, mixed; reads machines "
-                  "best"),
-        "augur": (lazy("retro.engines.reader", "Augur"),
-                  "ours: the mixer with a model of people; reads people "
-                  "best"),
-    })
+ENTRANTS: Mapping[str, Entrant] = MappingProxyType({
+    "awk": Entrant(make_awk, "Shannon's machine as the AWK listing plays "
+                   "it: unbounded tallies", 2.5, "rival"),
+    "mrm": Entrant(make_mrm, "Shannon's mind-reading machine (1953): 8 "
+                   "situations, 2-bit change registers", 1, "rival"),
+    "seer": Entrant(make_seer, "Hagelbarger's SEER (1956): 8 situations, "
+                    "+-3 counters, win registers", 1.5, "rival"),
+    "scp": Entrant(make_scp, "the Sibiu simple contextual predictor "
+                   "(2020): longest unbalanced context", 6, "rival"),
+    "flip": Entrant(make_flip, "Flip, from More BASIC Computer Games: a "
+                    "learned probability per two-round history", 2.5,
+                    "rival"),
+    "mixer": Entrant(make_mixer, "ours: contexts of several kinds, mixed; "
+                     "reads machines best", 35, "ours"),
+    "augur": Entrant(make_augur, "ours: the mixer with a model of people; "
+                     "reads people best", 60, "ours"),
+    "coin": Entrant(Coin, "a fair coin: learns nothing, cannot be read",
+                    0.25, "control"),
+    "human-switcher": Entrant(person("Switcher"), "like a person: switches "
+                              "sides 6 times in 10", 2, "person"),
+    "human-run-avoider": Entrant(person("RunAvoider"), "like a person: avoids "
+                                 "runs, never more than 4", 2, "person"),
+    "human-balancer": Entrant(person("Balancer"), "like a person: evens out "
+                              "its last 6 plays", 2, "person"),
+    "human-tiring": Entrant(person("Tiring"), "like a person: starts at "
+                            "random, tires into a habit", 2, "person"),
+    "human-reactive": Entrant(person("Reactive"), "like a person: stays after "
+                              "a win, shifts after a loss", 2, "person"),
+    "human": Entrant(person("Human"), "a person: one of the habits above, "
+                     "drawn for each game", 2, "person"),
+})
 
 
-PLAYERS: Mapping[str, tuple[Callable[[random.Random], Machine], str]] = \
-    MappingProxyType({
-        "human-switcher": (lazy("retro.engines.people", "Switcher"),
-                           "like a person: switches sides 6 times in 10"),
-        "human-run-avoider": (lazy("retro.engines.people", "RunAvoider"),
-                              "like a person: avoids runs, never more "
-                              "than 4"),
-        "human-balancer": (lazy("retro.engines.people", "Balancer"),
-                           "like a person: evens out its last 6 plays"),
-        "human-tiring": (lazy("retro.engines.people", "Tiring"),
-                         "like a person: starts at random, tires into "
-                         "a habit"),
-        "human-reactive": (lazy("retro.engines.people", "Reactive"),
-                           "like a person: stays after a win, shifts "
-                           "after a loss"),
-        "human": (lazy("retro.engines.people", "Human"),
-                  "a person: one of the habits above, drawn for each "
-                  "game"),
-    })
+MACHINES: Mapping[str, Entrant] = MappingProxyType(
+    {name: entrant for name, entrant in ENTRANTS.items()
+     if entrant.kind != "person"})
+PLAYERS: Mapping[str, Entrant] = MappingProxyType(
+    {name: entrant for name, entrant in ENTRANTS.items()
+     if entrant.kind == "person"})
 
 
 class MachineError(ValueError):
@@ -124,13 +163,13 @@ class MachineError(ValueError):
 def make_machine(name: str, rng: random.Random) -> Machine:
     """A fresh machine called `name` that draws its chance from `rng`."""
     try:
-        factory, _ = MACHINES[name] if name in MACHINES else PLAYERS[name]
+        entrant = ENTRANTS[name]
     except KeyError:
         raise MachineError(f"no machine called {quoted(name)}; "
                            f"try one of {', '.join(MACHINES)} or a "
                            f"player: {', '.join(PLAYERS)}") from None
     try:
-        return factory(rng)
+        return entrant.make(rng)
     except (ImportError, AttributeError) as error:
         raise MachineError(f"the machine {quoted(name)} cannot be loaded "
                            f"({error})") from None

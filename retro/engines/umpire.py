@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.engines.machines import PLAYERS, Machine, make_machine
+from retro.engines.machines import ENTRANTS, Machine, make_machine
 
 
 def play_game(a: Machine, b: Machine, plays: Sequence[int]) -> tuple[int, ...]:
@@ -102,9 +102,8 @@ def tournament(a: str, b: str, *, games: int, plays: Sequence[int],
                     pool.imap_unordered(one_game, stream, chunksize=chunk))
 
 
-MICROSECONDS = {"coin": 0.25, "seer": 1.5, "mrm": 1, "awk": 2.5, "scp": 6,
-                "flip": 2.5, "mixer": 35, "augur": 60,   # a play, rounded up
-                **dict.fromkeys(PLAYERS, 2)}   # every player like a person
+MICROSECONDS = {name: entrant.microseconds    # a play, from the registry
+                for name, entrant in ENTRANTS.items()}
 GAME_MICROSECONDS = 30     # making a game's machines, sending its wins back
 WORK_LIMIT = 60.0          # seconds of one core: about a minute
 MAX_LENGTH = 100_000       # plays in one game

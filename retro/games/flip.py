@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
-from retro.services.store import StoreError, saving
+from retro.games.contract import FrontEnd, RoomCommand, Sitting
+from retro.services.store import Store, StoreError, saving
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
 QUITS = {"Q", "QUIT"}
@@ -28,10 +29,10 @@ class Quit(Exception):
     """The player typed Q or QUIT at a question."""
 
 
-def read_yes_or_no(tty, prompt: str) -> int:
+async def read_yes_or_no(tty, prompt: str) -> int:
     """YES or NO, from the first letter typed, in either case."""
     while True:
-        reply = tty.ask(prompt, ("Y", "N", "HELP", "QUIT"))
+        reply = await tty.ask(prompt, ("Y", "N", "HELP", "QUIT"))
         first, word = reply[:1].upper(), reply.strip().upper()
         if first == "Y":
             return YES
@@ -46,12 +47,12 @@ def read_yes_or_no(tty, prompt: str) -> int:
         prompt = "? "
 
 
-def play_turns(tty, mind: Mind, rng: random.Random) -> Game:
+async def play_turns(tty, mind: Mind, rng: random.Random) -> Game:
     """Fifty turns at the teletype; returns the finished game."""
     mark, guesses, answers = " ", [], []
     for _ in range(TURNS):
         computer = answer(mind, rng)
-        guess = read_yes_or_no(tty, mark + "? ")
+        guess = await read_yes_or_no(tty, mark + "? ")
         mark = "*" if guess == computer else " "
         mind = learned(mind, guess, computer)
         guesses.append(guess)
@@ -97,12 +98,13 @@ def outcome(score: int) -> str:
     return "loss" if 2 * score < TURNS else "draw"
 
 
-def record(store, game: Game, *, seed: int | None, number: int,
+def record(store, sitting: Sitting, game: Game, *, number: int,
            kept: bool) -> None:
     """Put a finished game in the store's results."""
     letters = lambda bits: "".join("NY"[bit] for bit in bits)
-    store.record("flip", score=f"{game.score}-{TURNS - game.score}",
-                 outcome=outcome(game.score), seed=seed,
+    store.record(sitting.game.name,
+                 score=f"{game.score}-{TURNS - game.score}",
+                 outcome=outcome(game.score), seed=sitting.seed,
                  detail={"game": number, "kept": kept,
                          "guesses": letters(game.guesses),
                          "answers": letters(game.answers)})
@@ -124,11 +126,11 @@ def saved_profile(store) -> tuple[float, ...] | None:
     return None if value is None else tuple(float(p) for p in value)
 
 
-def recall(tty, store) -> tuple[float, ...] | None:
+async def recall(tty, store) -> tuple[float, ...] | None:
     """The profile to start a remembering session with, and a word about
     it; None if the saved notes cannot be read now."""
     try:
-        profile = saved_profile(store)
+        profile = await store.run(saved_profile)
     except StoreError as error:
         tty.say(f"THE COMPUTER CANNOT READ ITS NOTES ON YOU ({error}).")
         tty.say("IT STARTS AFRESH AND LEAVES THEM AS THEY ARE.")
@@ -140,15 +142,17 @@ def recall(tty, store) -> tuple[float, ...] | None:
     return profile
 
 
-def forget(tty, store, **_) -> None:
+async def forget(tty, sitting: Sitting) -> None:
     """Make Flip forget the profile it saved about you."""
+    store = sitting.store
     try:
-        if saved_profile(store) is None:
+        if await store.run(saved_profile) is None:
             tty.say("FLIP HAS NO NOTES ON YOU.")
             return
-        if read_yes_or_no(tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == NO:
+        if await read_yes_or_no(
+                tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == NO:
             return
-        store.delete(store.own(PROFILE_KEY))
+        await store.run(Store.delete, store.own(PROFILE_KEY))
     except Quit:
         return
     except StoreError as error:
@@ -175,34 +179,34 @@ WITH AN ASTERISK ('*').
 """
 
 
-def play(tty, *, rng: random.Random, store, seed: int | None = None,
-         keep: bool | None = None, remember: bool = False,
-         show_profile: bool = True, **options) -> None:
+async def play(tty, sitting: Sitting, *, keep: bool | None = None,
+               remember: bool = False, show_profile: bool = True) -> None:
     """Flip: fifty turns of guessing against a computer that learns you."""
+    rng = random.Random(sitting.seed)
     try:
         tty.say(BANNER)
-        if read_yes_or_no(tty, "EXPLANATION (Y OR N)? ") == YES:
+        if await read_yes_or_no(tty, "EXPLANATION (Y OR N)? ") == YES:
             tty.say(EXPLANATION)
         tty.say()
         tty.say()
         profile, saves = fresh_profile(), remember
         if remember:
-            profile = recall(tty, store)
+            profile = await recall(tty, sitting.store)
             if profile is None:
                 profile, saves = fresh_profile(), False
         kept, number = False, 1
         while True:
             tty.say("BEGIN.")
-            game = play_turns(tty, new_mind(rng, profile), rng)
-            save(tty, store, game, seed=seed, number=number, kept=kept,
-                 profile=saves)
+            game = await play_turns(tty, new_mind(rng, profile), rng)
+            await save(tty, sitting, game, number=number, kept=kept,
+                       profile=saves)
             end_of_game(tty, game, show_profile=show_profile)
-            if read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
+            if await read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
                 return
             if remember or keep is not None:
                 kept = remember or keep
             else:
-                kept = read_yes_or_no(
+                kept = await read_yes_or_no(
                     tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
             profile = game.mind.profile if kept else fresh_profile()
             number += 1
@@ -210,16 +214,23 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
         return
 
 
-def save(tty, store, game: Game, *, seed: int | None, number: int,
-         kept: bool, profile: bool) -> None:
+async def save(tty, sitting: Sitting, game: Game, *, number: int,
+               kept: bool, profile: bool) -> None:
     """The game's result, and its profile if asked, in one transaction."""
     what = ("THIS GAME AND THE COMPUTER'S NOTES ON YOU" if profile
             else "THIS GAME")
-    with saving(tty, what), store.transaction():
-        record(store, game, seed=seed, number=number, kept=kept)
+    with saving(tty, what):
+        await sitting.store.run(keep_game, sitting, game, number, kept,
+                                profile)
+
+
+def keep_game(store, sitting: Sitting, game: Game, number: int, kept: bool,
+              profile: bool) -> None:
+    """The store's work of `save`: all of it, or none."""
+    with store.transaction():
+        record(store, sitting, game, number=number, kept=kept)
         if profile:
-            store.put(store.own(PROFILE_KEY),
-                      list(game.mind.profile))
+            store.put(store.own(PROFILE_KEY), list(game.mind.profile))
 
 
 def add_play_options(parser) -> None:
@@ -242,10 +253,14 @@ def add_play_options(parser) -> None:
         help="do not print your profile after each game")
 
 
-def play_with_memory(tty, store, *, seed: int) -> None:
+async def play_with_memory(tty, sitting: Sitting) -> None:
     """Play Flip against a computer that remembers you between visits."""
-    play(tty, rng=random.Random(seed), store=store, seed=seed, remember=True)
+    await play(tty, sitting, remember=True)
 
 
-ROOM_COMMANDS = {"PLAY FLIP WITH MEMORY": play_with_memory,
-                 "FORGET FLIP": forget}
+FRONT_END = FrontEnd(play, add_options=add_play_options, commands=(
+    RoomCommand("PLAY FLIP WITH MEMORY", "Play Flip against a computer that "
+                "remembers you between visits.", play_with_memory),
+    RoomCommand("FORGET FLIP", "Make Flip forget the profile it saved about "
+                "you.", forget),
+))

@@ -9,13 +9,12 @@ from __future__ import annotations
 import random
 import textwrap
 
-from retro.common import quoted
+from retro.common import number_in, quoted
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
+from retro.games.contract import FrontEnd, Sitting
 from retro.services.store import saving
-
-GAME = "mindreader"  # the name results are stored under
 
 
 PLAYS = {"h": HEADS, "heads": HEADS, "t": TAILS, "tails": TAILS}
@@ -34,10 +33,11 @@ def read_play(answer: str) -> int | None:
     return PLAYS.get(answer.strip().lower())
 
 
-def ask_play(tty, prompt: str) -> int | None:
+async def ask_play(tty, prompt: str) -> int | None:
     """Ask until the player gives a play; None if they quit."""
     while True:
-        answer = tty.ask(prompt, choices=("heads", "tails", "help", "quit"))
+        answer = await tty.ask(prompt,
+                               choices=("heads", "tails", "help", "quit"))
         play = read_play(answer)
         if play is not None:
             return play
@@ -57,46 +57,55 @@ def seeded(seed: int | None = None) -> random.Random:
 
 
 def opponents() -> dict[str, str]:
-    """Every machine a player may face, AWK first: name -> description."""
-    ordered = sorted(machines.MACHINES.items(),
-                     key=lambda item: item[0] != "awk")
-    return {name: description for name, (_, description) in ordered}
+    """Every machine a player may face: name -> description."""
+    return {name: entrant.description
+            for name, entrant in machines.MACHINES.items()}
 
 
-OPPONENT_HELP = ("Type the name of a machine from the list above, in any "
-                 "case; just Return for awk, or quit to leave.")
+OPPONENT_HELP = ("Type the number or the name of a machine from the list "
+                 "above, in any case; just Return for awk, or quit to leave.")
 
 
-def choose_opponent(tty) -> str | None:
+def list_opponents(tty, found: dict[str, str]) -> None:
+    """The numbered list of machines, each description under itself."""
+    number_width = len(str(len(found)))
+    column = 2 + number_width + 2 + max(map(len, found)) + 2
+    tty.say("Which machine shall read your mind?")
+    for number, (name, description) in enumerate(found.items(), 1):
+        tty.say(textwrap.fill(description, width=70, initial_indent=(
+            f"  {number:>{number_width}}. {name}".ljust(column)),
+            subsequent_indent=" " * column))
+
+
+async def choose_opponent(tty) -> str | None:
     """Ask which machine to face; an empty answer is awk, quit is None."""
     found = opponents()
-    column = 2 + max(map(len, found)) + 2
-    tty.say("Which machine shall read your mind?")
-    for name, description in found.items():
-        tty.say(textwrap.fill(description, width=70,
-                              initial_indent=f"  {name}".ljust(column),
-                              subsequent_indent=" " * column))
+    list_opponents(tty, found)
+    names = list(found)
     while True:
-        answer = tty.ask("opponent (awk)? ", choices=(*found, "help", "quit"))
-        name = answer.strip().lower()
+        answer = await tty.ask("opponent (awk)? ",
+                               choices=(*found, "help", "quit"))
+        name, number = answer.strip().lower(), number_in(answer)
         if not name:
             return "awk"
         if name in found:
             return name
+        if number is not None and 1 <= number <= len(names):
+            return names[number - 1]
         if name in QUITS:
             return None
         if name in HELPS:
             tty.say(OPPONENT_HELP)
             continue
         tty.say(f"There is no machine called {quoted(answer)}; "
-                "pick one from the list.")
+                "pick a number or a name from the list.")
 
 
-def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
+async def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
     """The machine the player faces, or None if there is to be no match."""
     while True:
         if ask:
-            name = choose_opponent(tty)
+            name = await choose_opponent(tty)
             if name is None:
                 return None
         try:
@@ -122,17 +131,17 @@ help for the rules, or quit to stop early."""
 SIGN_OFF = " T H A N K   Y O U   F O R   P L A Y I N G "
 
 
-def play_match(tty, machine, *, store, seed: int | None) -> None:
+async def play_match(tty, machine, sitting: Sitting) -> None:
     """One match against `machine`, recorded in the store if it ends."""
     tty.say(BANNER)
     if machine.name != "awk":
-        tty.say(f"Tonight your mind is read by {machine.name} -- "
+        tty.say(f"This time your mind is read by {machine.name} -- "
                 f"{opponents()[machine.name]}.")
     score, plays, guesses = Score(), [], []
     prompt = "your play? "
     while (ending := verdict(score)) is None:
         guess = machine.choose()
-        player = ask_play(tty, prompt)
+        player = await ask_play(tty, prompt)
         if player is None:
             return
         score = score.after(player, guess)
@@ -143,33 +152,19 @@ def play_match(tty, machine, *, store, seed: int | None) -> None:
         prompt = "? "
     tty.say(ending)
     with saving(tty, f"the match, {score} against {machine.name}"):
-        record(store, seed=seed, opponent=machine.name, score=score,
-               plays=plays, guesses=guesses)
+        await sitting.store.run(record, sitting, machine.name, score,
+                                plays, guesses)
 
 
-def record(store, *, seed: int | None, opponent: str, score: Score,
+def record(store, sitting: Sitting, opponent: str, score: Score,
            plays: list[int], guesses: list[int]) -> None:
     """The finished match, in the store under the game's name."""
-    store.record(GAME, score=str(score), outcome=outcome(score), seed=seed,
+    store.record(sitting.game.name, score=str(score),
+                 outcome=outcome(score), seed=sitting.seed,
                  detail={"opponent": opponent,
                          "rounds": score.rounds,
                          "plays": "".join("TH"[p] for p in plays),
                          "guesses": "".join("TH"[g] for g in guesses)})
-
-
-def play(tty, *, rng: random.Random | None = None, store,
-         seed: int | None = None, opponent: str = "awk",
-         ask_opponent: bool = False, **options) -> None:
-    """A match of matching pennies against a mind-reading machine."""
-    if rng is None:
-        rng = seeded(seed)
-    try:
-        machine = meet_opponent(tty, opponent, rng, ask=ask_opponent)
-        if machine is not None:
-            play_match(tty, machine, store=store, seed=seed)
-    except EOFError:
-        pass
-    tty.say(SIGN_OFF)
 
 
 def add_play_options(parser) -> None:
@@ -180,3 +175,19 @@ def add_play_options(parser) -> None:
         type=str.lower,
         help=f"the machine to play against: {', '.join(names)} "
              "(default: awk, Shannon's machine as the AWK listing plays it)")
+
+
+async def play(tty, sitting: Sitting, *, opponent: str = "awk",
+               ask_opponent: bool = False) -> None:
+    """A match of matching pennies against a mind-reading machine."""
+    rng = seeded(sitting.seed)
+    try:
+        machine = await meet_opponent(tty, opponent, rng, ask=ask_opponent)
+        if machine is not None:
+            await play_match(tty, machine, sitting)
+    except EOFError:
+        pass
+    tty.say(SIGN_OFF)
+
+
+FRONT_END = FrontEnd(play, add_options=add_play_options)

@@ -1,21 +1,20 @@
 # Tangled from literate/penney.md: edit the chapter, not this file, then run `retro tangle`.
 """Penney's game: bet pennies on coin patterns against a machine that
-knows the odds; and `retro penney odds|wait`.
+knows the odds.
 
 Tangled from literate/penney.md, which explains it.
 """
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.common import UsageError, number_in, plural, quoted, whole_number
+from retro.common import number_in, plural, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
-                                       first_pick_chance, odds, odds_matrix,
-                                       parse_pattern, patterns, toss_until,
-                                       waiting_time)
+                                       first_pick_chance, odds, parse_pattern,
+                                       toss_until)
+from retro.games.contract import FrontEnd, Sitting
 from retro.services.store import StoreError
 
 STAKE = 100                    # pennies in a fresh stake
@@ -61,9 +60,9 @@ class Leave(Exception):
     """The player typed q: the session ends, the bankroll is kept."""
 
 
-def play(tty, *, rng: random.Random, store, seed: int | None = None,
-         length: int = 3, **options) -> None:
+async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
     """Penney's game for pennies, until the player leaves or the input ends."""
+    rng, store = random.Random(sitting.seed), sitting.store
     if length not in LENGTHS:
         raise ValueError(f"patterns here have 1 to 8 tosses, not {length}")
     tty.say("PENNEY'S GAME")
@@ -75,25 +74,27 @@ def play(tty, *, rng: random.Random, store, seed: int | None = None,
             f"leave.")
     rules = how_to_bet(length)
     try:
-        opening_bankroll(tty, store, rules)
+        await opening_bankroll(tty, store, rules)
         while True:
-            if one_bet(tty, rng, store, seed, length, rules) == 0:
+            if await one_bet(tty, rng, sitting, length, rules) == 0:
                 tty.say("You are broke.")
-                fresh_stake(tty, store, rules)
+                await fresh_stake(tty, store, rules)
     except (Leave, EOFError):
         pass
     except StoreError as error:
         tty.say(f"The game stops here ({error}); no bet was open, so nothing "
                 f"was taken or paid.")
     try:
-        tty.say(f"You leave with {pennies(stored_bankroll(store))}.")
+        tty.say(f"You leave with "
+                f"{pennies(await store.run(stored_bankroll))}.")
     except StoreError:
         tty.say("You leave.")
 
-def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
-            rules: str) -> int:
+async def one_bet(tty, rng: random.Random, sitting: Sitting, length: int,
+                  rules: str) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet."""
-    bankroll = stored_bankroll(store)  # another room may have spent some
+    bankroll = await sitting.store.run(stored_bankroll)  # another room may
+    # have spent some since the last bet
     if bankroll == 0:
         return 0
     if most_stake(bankroll) == 0:
@@ -101,35 +102,35 @@ def one_bet(tty, rng: random.Random, store, seed: int | None, length: int,
                 f"{pennies(BANK_LIMIT)} for anyone.")
         raise Leave
     tty.say()
-    player_first = ask(tty, "Do you want to pick first? (y/n) ",
-                       read_yes_no, rules, ("y", "n", "q", "help"))
+    player_first = await ask(tty, "Do you want to pick first? (y/n) ",
+                             read_yes_no, rules, ("y", "n", "q", "help"))
     if player_first:
-        player = ask(tty, f"Your pattern of {tosses(length)}? ",
-                     pattern_reader(length), rules)
+        player = await ask(tty, f"Your pattern of {tosses(length)}? ",
+                           pattern_reader(length), rules)
         machine = best_reply(player)
         tty.say(f"I pick {machine}.")
     else:
         machine = machine_first_pick(length, rng)
         tty.say(f"I pick {machine}.")
-        player = ask(tty, f"Your pattern of {tosses(length)}? ",
-                     pattern_reader(length, taken=machine), rules)
-    return stake_and_settle(tty, rng, store, seed, (player, machine,
-                                                    player_first),
-                            bankroll, rules)
+        player = await ask(tty, f"Your pattern of {tosses(length)}? ",
+                           pattern_reader(length, taken=machine), rules)
+    return await stake_and_settle(tty, rng, sitting,
+                                  (player, machine, player_first), bankroll,
+                                  rules)
 
-def stake_and_settle(tty, rng: random.Random, store, seed: int | None,
-                     picks: tuple[str, str, bool], bankroll: int,
-                     rules: str) -> int:
+async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
+                           picks: tuple[str, str, bool], bankroll: int,
+                           rules: str) -> int:
     """Ask the stake until the store covers it; settle; the new bankroll."""
     player, machine, player_first = picks
     while True:
         most = most_stake(bankroll)
-        stake = ask(tty, f"Your stake, up to {pennies(most)}? ",
-                    stake_reader(most), rules, ("all",))
+        stake = await ask(tty, f"Your stake, up to {pennies(most)}? ",
+                          stake_reader(most), rules, ("all",))
         bet = Bet(player, machine, stake, toss_until(player, machine, rng),
                   player_first)
-        try:
-            after = settle(store, bet, seed)  # before the paper shows it
+        try:  # settled before the paper shows it
+            after = await sitting.store.run(settle, sitting, bet)
             break
         except Uncovered as short:
             bankroll = short.bankroll
@@ -148,10 +149,10 @@ QUIT = {"q", "quit", "leave", "exit"}
 HELP = {"help", "?"}
 
 
-def ask(tty, prompt: str, read, rules: str, choices=()):
+async def ask(tty, prompt: str, read, rules: str, choices=()):
     """Ask until `read` accepts an answer; q raises Leave, help `rules`."""
     while True:
-        answer = tty.ask(prompt, choices)
+        answer = await tty.ask(prompt, choices)
         word = answer.lower()
         if word in QUIT:
             raise Leave
@@ -252,30 +253,37 @@ def stored_bankroll(store) -> int:
     return store.get(store.own(BANKROLL), STAKE, valid=fair_bankroll)
 
 
-def opening_bankroll(tty, store, rules: str) -> int:
-    bankroll = stored_bankroll(store)
+async def opening_bankroll(tty, store, rules: str) -> int:
+    bankroll = await store.run(stored_bankroll)
     if bankroll > 0:
         tty.say(f"You have {pennies(bankroll)}.")
         return bankroll
     tty.say("You were broke when you last left.")
-    return fresh_stake(tty, store, rules)
+    return await fresh_stake(tty, store, rules)
 
 
-def fresh_stake(tty, store, rules: str) -> int:
+async def fresh_stake(tty, store, rules: str) -> int:
     """Offer a broke player a new stake; Leave if it is refused."""
-    if not ask(tty, f"Would you like a fresh stake of {pennies(STAKE)}? "
-                    f"(y/n) ", read_yes_no, rules, ("y", "n")):
+    if not await ask(tty, f"Would you like a fresh stake of "
+                          f"{pennies(STAKE)}? (y/n) ", read_yes_no, rules,
+                     ("y", "n")):
         raise Leave
-    with store.transaction():
-        bankroll = stored_bankroll(store)
-        if bankroll == 0:
-            store.put(store.own(BANKROLL), STAKE)
+    bankroll = await store.run(give_fresh_stake)
     if bankroll:
         tty.say(f"Another game has given you a stake already: you have "
                 f"{pennies(bankroll)}.")
         return bankroll
     tty.say(f"Here are {pennies(STAKE)}.")
     return STAKE
+
+
+def give_fresh_stake(store) -> int:
+    """The store's work of a fresh stake: the bankroll found (0 if given)."""
+    with store.transaction():
+        bankroll = stored_bankroll(store)
+        if bankroll == 0:
+            store.put(store.own(BANKROLL), STAKE)
+    return bankroll
 
 class Uncovered(Exception):
     """The stored bankroll no longer covers the stake: nothing was settled."""
@@ -285,7 +293,7 @@ class Uncovered(Exception):
         self.bankroll = bankroll
 
 
-def settle(store, bet: Bet, seed: int | None) -> int:
+def settle(store, sitting: Sitting, bet: Bet) -> int:
     """Pay the bet: the new bankroll and the result, in one transaction."""
     with store.transaction():
         bankroll = stored_bankroll(store)  # as it is now, not as it was
@@ -294,8 +302,9 @@ def settle(store, bet: Bet, seed: int | None) -> int:
             after = bet.settle(bankroll)
             store.put(store.own(BANKROLL), after)
             store.record(
-                "penney", score=f"{after - bankroll:+d} to {after}",
-                outcome="win" if bet.player_won else "loss", seed=seed,
+                sitting.game.name, score=f"{after - bankroll:+d} to {after}",
+                outcome="win" if bet.player_won else "loss",
+                seed=sitting.seed,
                 detail={"player": bet.player, "machine": bet.machine,
                         "first": "player" if bet.player_first else "machine",
                         "stake": bet.stake, "tosses": bet.tosses,
@@ -313,130 +322,4 @@ def add_play_options(parser) -> None:
                         metavar="K", help="tosses in each pattern, 1 to 8 "
                                           "(default 3)")
 
-ODDS_LENGTHS = range(1, 11)   # the whole matrix: 2**k by 2**k
-WAIT_LENGTHS = range(1, 17)   # the waiting times: 2**k of them
-NAMED_TOSSES = 1000           # most tosses in a pattern named by hand
-NAMED_PATTERNS = 64           # most patterns named at once
-TABLE_SIZE = 16               # most rows, and tosses, for a printed table
-
-def register(subparsers) -> None:
-    """Add `retro penney odds|wait`."""
-    penney = subparsers.add_parser(
-        "penney", help="Penney's game: exact odds and waiting times",
-        description="Exact odds for Penney's game on coin patterns, "
-                    "from Conway's leading numbers.")
-    questions = penney.add_subparsers(title="questions", metavar="QUESTION",
-                                      required=True)
-    odds_parser = questions.add_parser(
-        "odds", help="P(row pattern shows before column pattern), "
-                     "and each pattern's best reply",
-        description="The matrix of chances that one pattern shows before "
-                    "another, as exact fractions, and each pattern's best "
-                    "reply.")
-    wait_parser = questions.add_parser(
-        "wait", help="each pattern's expected waiting time",
-        description="The expected number of tosses until each pattern first "
-                    "shows, as exact fractions.")
-    for parser, limit, alike in ((odds_parser, ODDS_LENGTHS, "all the same"),
-                                 (wait_parser, WAIT_LENGTHS, "any lengths")):
-        parser.add_argument(
-            "patterns", nargs="*", metavar="PATTERN",
-            help=f"only these patterns, of H and T ({alike}, at most "
-                 f"{NAMED_TOSSES} tosses, {NAMED_PATTERNS} patterns); "
-                 f"default: every pattern of --length tosses")
-        parser.add_argument(
-            "--length", "-k", type=whole_number(limit.start, limit.stop - 1),
-            metavar="K", help=f"tosses in each pattern, {limit.start} to "
-                              f"{limit.stop - 1} (default 3)")
-        parser.add_argument("--json", action="store_true",
-                            help="print one JSON object, fractions as strings")
-    odds_parser.set_defaults(func=odds_command, same_length=True)
-    wait_parser.set_defaults(func=wait_command, same_length=False)
-
-def chosen_patterns(args) -> list[str]:
-    """The patterns a question is about; a UsageError saying what is wrong."""
-    if not args.patterns:
-        return patterns(3 if args.length is None else args.length)
-    if len(args.patterns) > NAMED_PATTERNS:
-        raise UsageError(f"name at most {NAMED_PATTERNS} patterns, not "
-                         f"{len(args.patterns)}")
-    try:
-        chosen = [parse_pattern(text) for text in args.patterns]
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    longest = max(chosen, key=len)
-    if len(longest) > NAMED_TOSSES:
-        raise UsageError(f"{quoted(longest)} has {tosses(len(longest))}; a "
-                         f"pattern named here has at most {NAMED_TOSSES}")
-    if args.same_length and len({len(p) for p in chosen}) > 1:
-        raise UsageError("the patterns must all have the same length")
-    if args.length is not None:
-        for pattern in chosen:
-            if len(pattern) != args.length:
-                raise UsageError(f"{quoted(pattern)} has "
-                                 f"{tosses(len(pattern))}, not --length "
-                                 f"{args.length}")
-    repeated = [p for i, p in enumerate(chosen) if p in chosen[:i]]
-    if repeated:
-        raise UsageError(f"{quoted(repeated[0])} is given twice")
-    return chosen
-
-def odds_command(args) -> int:
-    """`retro penney odds`: the matrix and the best replies."""
-    chosen = chosen_patterns(args)
-    if args.patterns:
-        matrix = [[odds(a, b) for b in chosen] for a in chosen]
-    else:
-        matrix = odds_matrix(len(chosen[0]))
-    replies = [(pattern, best_reply(pattern)) for pattern in chosen]
-    if args.json:
-        print(json.dumps({
-            "patterns": chosen, "p": [[str(p) for p in row] for row in matrix],
-            "best_replies": [{"against": pattern, "pick": reply,
-                              "chance": str(odds(reply, pattern))}
-                             for pattern, reply in replies]}))
-        return 0
-    print(f"Chance that the row's pattern shows before the column's "
-          f"({tosses(len(chosen[0]))}):")
-    print()
-    if len(chosen) <= TABLE_SIZE and len(chosen[0]) <= TABLE_SIZE:
-        print_table(chosen, matrix)
-    elif args.patterns:
-        for a, row in zip(chosen, matrix):
-            for b, p in zip(chosen, row):
-                if a != b:
-                    print(f"  {a} before {b}: {p}")
-    else:
-        print(f"(The {len(chosen)} x {len(chosen)} matrix is too wide to "
-              f"print; --json gives all of it.)")
-    print()
-    print("Best replies:")
-    for pattern, reply in replies:
-        print(f"  against {pattern} pick {reply}: it shows first with "
-              f"chance {odds(reply, pattern)}")
-    return 0
-
-def print_table(chosen: list[str], matrix: list[list[Fraction]]) -> None:
-    """The matrix under a row of the patterns, each row under its pattern."""
-    cells = [[str(p) for p in row] for row in matrix]
-    width = max(len(c) for c in chosen + [c for row in cells for c in row]) + 2
-    print(" " * (len(chosen[0]) + 2) + "".join(p.rjust(width) for p in chosen))
-    for pattern, row in zip(chosen, cells):
-        print(f"  {pattern}" + "".join(c.rjust(width) for c in row))
-
-def wait_command(args) -> int:
-    """`retro penney wait`: each pattern's expected waiting time."""
-    chosen = chosen_patterns(args)
-    waits = {pattern: waiting_time(pattern) for pattern in chosen}
-    if args.json:
-        print(json.dumps({p: str(w) for p, w in waits.items()}))
-        return 0
-    shortest, longest = min(map(len, chosen)), max(map(len, chosen))
-    lengths = tosses(longest) if shortest == longest else \
-        f"{shortest} to {longest} tosses"
-    print(f"Expected tosses until each pattern first shows ({lengths}):")
-    print()
-    width = max(len(str(w)) for w in waits.values())
-    for pattern, wait in waits.items():
-        print(f"  {pattern.ljust(longest)}  {str(wait).rjust(width)}")
-    return 0
+FRONT_END = FrontEnd(play, add_options=add_play_options)

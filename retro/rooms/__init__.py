@@ -1,2 +1,2 @@
 # Tangled from literate/house.md: edit the chapter, not this file, then run `retro tangle`.
-"""The rooms that host the games: the room's prompt, at the console or served."""
+"""The rooms that host the games: the room, at the console and served."""

@@ -5,48 +5,48 @@ Tangled from literate/room.md, which explains it.
 """
 from __future__ import annotations
 
-import importlib
+import asyncio
 import itertools
 import random
 import re
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from retro.common import new_seed, number_in, plural, quoted
-from retro.registry import GAMES, Game
-from retro.services.store import Result, StoreError
+from retro.games.contract import FrontEnd, Game, RoomCommand, Sitting
+from retro.games.registry import GAMES
+from retro.services.store import Scoreboard, Store, StoreError
 from retro.services.teletype import WIDTH
 
 
 @dataclass(frozen=True)
-class FrontEnd:
-    """A game's front end as imported: the module, or why it would not."""
+class Installed:
+    """A game's front end as reached: the record, or why it could not be."""
 
-    module: ModuleType | None
+    front_end: FrontEnd | None
     trouble: str = ""  # one line: what stopped the import
 
 
-def import_front_end(game: Game) -> FrontEnd:
-    """Import `game`'s front end; a failure becomes one line of trouble."""
+def install(game: Game) -> Installed:
+    """Reach `game`'s front end; a failure becomes one line of trouble."""
     try:
-        return FrontEnd(importlib.import_module(game.front_end))
+        return Installed(game.front_end())
     except Exception as error:  # a damaged install may fail any way
-        return FrontEnd(None, " ".join(f"{type(error).__name__}: {error}"
-                                       .split()))
+        return Installed(None, " ".join(f"{type(error).__name__}: {error}"
+                                        .split()))
 
 
 class FrontEnds:
-    """The front ends a room has looked for, each imported only once."""
+    """The front ends a room has looked for, each reached only once."""
 
     def __init__(self) -> None:
-        self.found: dict[str, FrontEnd] = {}
+        self.found: dict[str, Installed] = {}
 
-    def __getitem__(self, game: Game) -> FrontEnd:
+    def __getitem__(self, game: Game) -> Installed:
         if game.name not in self.found:
-            self.found[game.name] = import_front_end(game)
+            self.found[game.name] = install(game)
         return self.found[game.name]
 
 
@@ -170,23 +170,33 @@ def names_of(names: Sequence[str]) -> str:
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
-def play_game(module: ModuleType, tty, store, *, seed: int,
-              options: dict | None = None) -> str:
+async def play_game(game: Game, front_end: FrontEnd, tty, store: Store, *,
+                    seed: int, options: dict | None = None) -> str:
     """Play one game; how it ended: "over", "eof", "abandoned", "stopped"."""
     try:
-        module.play(tty, rng=random.Random(seed), store=store, seed=seed,
-                    **(options or {}))
+        await front_end.play(tty, Sitting(game, store, seed),
+                             **(options or {}))
+        ending = "over"
     except EOFError:
-        return "eof"
+        ending = "eof"
     except KeyboardInterrupt:
         tty.say()
         tty.say("*** GAME ABANDONED ***")
-        return "abandoned"
+        ending = "abandoned"
     except StoreError as error:
         tty.say()
         tty.say(f"*** GAME STOPPED: {str(error).rstrip('.')} ***")
-        return "stopped"
-    return "over"
+        ending = "stopped"
+    await drain_quietly(tty)
+    return ending
+
+
+async def drain_quietly(tty) -> None:
+    """Print what is left to print; a Ctrl-C now only stops the printing."""
+    try:
+        await tty.drain()
+    except KeyboardInterrupt:
+        tty.say()
 
 
 def shown(value: object, width: int = 20) -> str:
@@ -196,40 +206,34 @@ def shown(value: object, width: int = 20) -> str:
     return text[:width - 3] + "..." if len(text) > width else text
 
 
-def scores_report(results: Sequence[Result],
+def scores_report(board: Scoreboard,
                   games: Sequence[Game] = GAMES) -> list[str]:
-    """The lines SCORES prints for these results."""
-    if not results:
+    """The lines SCORES prints for this scoreboard."""
+    if not board.tallies:
         return ["No games played yet. The scoreboard is clean."]
     titles = {game.name: game.title for game in games}
-    names = list(titles) + sorted({shown(r.game) for r in results}
-                                  - set(titles))
+    order = {name: at for at, name in enumerate(titles)}
     lines = [f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
              f"{'drawn':>7}  last"]
-    for name in names:
-        mine = [r for r in results if shown(r.game) == name]
-        if mine:
-            lines.append(tally(titles.get(name, name), mine))
+    for one in sorted(board.tallies, key=lambda one: (
+            order.get(one.game, len(order)), shown(one.game))):
+        lines.append(tally(titles.get(one.game, shown(one.game)), one))
     lines += ["", "The last games, newest first:"]
-    named = len({r.player for r in results}) > 1
-    for r in reversed(results[-5:]):
+    for r in board.newest:
         seed = "" if r.seed is None else f"  seed {r.seed}"
-        title = titles.get(shown(r.game), shown(r.game))
-        whose = f"{shown(r.player, 16)}: " if named else ""
+        title = titles.get(r.game, shown(r.game))
+        whose = f"{shown(r.player, 16)}: " if board.players > 1 else ""
         lines.append(f"  {shown(r.played_at)[:10]}  {whose}{title}: "
                      f"{shown(r.score)} ({shown(r.outcome)}){seed}")
-    if any(r.seed is not None for r in results[-5:]):
+    if any(r.seed is not None for r in board.newest):
         lines.append("Play one again: retro play GAME --seed N.")
     return lines
 
 
-def tally(title: str, results: Sequence[Result]) -> str:
+def tally(title: str, one) -> str:
     """One line of the scoreboard: played, won, lost, drawn, last score."""
-    count = {outcome: sum(r.outcome == outcome for r in results)
-             for outcome in ("win", "loss", "draw")}
-    return (f"{title[:17]:<18}{len(results):>7}{count['win']:>6}"
-            f"{count['loss']:>6}{count['draw']:>7}  "
-            f"{shown(results[-1].score)}")
+    return (f"{title[:17]:<18}{one.played:>7}{one.won:>6}"
+            f"{one.lost:>6}{one.drawn:>7}  {shown(one.last)}")
 
 
 def rolls() -> Iterator[Path]:
@@ -260,33 +264,25 @@ def tear(tty, name: str = "") -> str:
 
 @dataclass(frozen=True)
 class GameCommand:
-    """A command a game adds to the room, such as RESET HER."""
+    """A command a game adds to the room, and the game it comes from."""
 
-    phrase: str
-    action: Callable
+    command: RoomCommand
     game: Game
 
 
 def game_commands(games: Sequence[Game],
                   front_ends: FrontEnds) -> dict[str, GameCommand]:
-    """Every game's ROOM_COMMANDS, by their squashed phrase."""
+    """Every game's commands, by their squashed phrase."""
     commands = {}
     for game in games:
-        module = front_ends[game].module
-        for phrase, action in getattr(module, "ROOM_COMMANDS", {}).items():
-            commands[squash(words_of(phrase))] = GameCommand(phrase, action,
-                                                             game)
+        front_end = front_ends[game].front_end
+        for command in front_end.commands if front_end else ():
+            commands[squash(words_of(command.phrase))] = GameCommand(command,
+                                                                     game)
     return commands
 
 
 HELP_COLUMN = 19, 28  # where the descriptions start: at least, at most
-
-
-def help_about(command: GameCommand) -> str:
-    """What a game's command does, as HELP says it: its docstring's first
-    line."""
-    about = (command.action.__doc__ or "").strip().splitlines()
-    return about[0].strip() if about else f"(from {command.game.title})"
 
 
 def help_column(usages: Sequence[str]) -> int:
@@ -313,7 +309,7 @@ class Verb:
     name: str  # as typed, in lower case: "who"
     usage: str  # as HELP shows it: "WHO"
     about: str  # what HELP says it does
-    action: Callable[[Meaning], object]
+    action: Callable[[Meaning], object | Awaitable[object]]
 
 
 def help_rows(verbs: Sequence[Verb]) -> tuple[tuple[str, str], ...]:
@@ -345,8 +341,7 @@ class Room:
             "menu": lambda said: self.menu(),
             "help": lambda said: self.help(),
             "play": lambda said: self.play(said.rest),
-            "scores": lambda said: self.say_lines(
-                scores_report(self.store.results(), self.games)),
+            "scores": lambda said: self.scores(),
             "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
         }
         self.actions.update((verb.name, verb.action) for verb in verbs)
@@ -354,15 +349,16 @@ class Room:
                                    if verb.name not in VERBS)
         self.help_rows = help_rows(verbs)
 
-    def run(self) -> int:
+    async def run(self) -> int:
         """The whole session; returns the exit status (always 0)."""
         self.tty.say(BANNER)
         self.tty.say()
         self.look()
         while True:
             try:
-                if not self.obey(self.tty.ask(self.PROMPT, self.choices,
-                                              history="room")):
+                line = await self.tty.ask(self.PROMPT, self.choices,
+                                          history="room")
+                if not await self.obey(line):
                     break
             except EOFError:
                 break
@@ -370,19 +366,22 @@ class Room:
                 self.tty.say()
                 self.tty.say("(To leave the room, type QUIT.)")
         self.tty.say(FAREWELL)
+        await drain_quietly(self.tty)
         return 0
 
-    def obey(self, line: str) -> bool:
+    async def obey(self, line: str) -> bool:
         """Do what one line says; False when the player leaves."""
         extra = self.extras.get(squash(words_of(line)))
         if extra is not None:
-            self.run_extra(extra)
+            await self.run_extra(extra)
             return True
         meaning = parse(line, self.games, self.verbs)
         if meaning.verb == "quit":
             return False
         try:
-            self.actions[meaning.verb](meaning)
+            done = self.actions[meaning.verb](meaning)
+            if asyncio.iscoroutine(done):
+                await done
         except StoreError as error:
             reason = str(error).rstrip(".")
             self.tty.say(f"({meaning.verb.upper()} failed: {reason}.)")
@@ -391,6 +390,10 @@ class Room:
     def say_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
             self.tty.say(line)
+
+    async def scores(self) -> None:
+        board = await self.store.run(Store.scoreboard)
+        self.say_lines(scores_report(board, self.games))
 
     def say_puzzled(self, word: str) -> None:
         """The next of the replies to a word the room does not know."""
@@ -402,14 +405,15 @@ class Room:
         self.tty.say(reply.format(word=quoted(word)))
         self.puzzled += 1
 
-    def look(self, rest: Sequence[str] = ()) -> None:
+    def look(self, rest: Sequence[str] = ()) -> Awaitable[None] | None:
         """Describe the room, or the machine named in `rest`."""
         rest = [word for word in rest if word not in AROUND]
         if rest:
             game = game_named(rest, self.games)
-            self.tty.say(self.closer_look(game) if game is not None else
-                         f"You see no {quoted(' '.join(rest))} here.")
-            return
+            if game is not None:
+                return self.closer_look(game)
+            self.tty.say(f"You see no {quoted(' '.join(rest))} here.")
+            return None
         self.tty.say(ROOM)
         for number, game in enumerate(self.games, 1):
             self.tty.say()
@@ -417,7 +421,7 @@ class Room:
                                        WIDTH, subsequent_indent="   "))
         self.tty.say()
 
-    def closer_look(self, game: Game) -> str:
+    async def closer_look(self, game: Game) -> None:
         """What LOOK AT says of one machine: more than LOOK said."""
         number = self.games.index(game) + 1
         seen = [game.description,
@@ -428,16 +432,16 @@ class Room:
         if trouble:
             seen.append(f"A card on it says: OUT OF ORDER ({trouble}).")
         try:
-            played = self.store.results(game.name, player=self.store.player)
-        except StoreError:
-            played = None
-        if played is not None:
-            won = sum(result.outcome == "win" for result in played)
-            seen.append(f"You have played it {plural(len(played), 'time')} "
-                        f"and won {won}." if played else
+            board = await self.store.run(Store.scoreboard, self.store.player, 0)
+            played = next((one for one in board.tallies
+                           if one.game == game.name), None)
+            seen.append(f"You have played it {plural(played.played, 'time')} "
+                        f"and won {played.won}." if played else
                         "You have not played it yet.")
+        except StoreError:
+            pass
         seen.append(f"PLAY {number} sits you down at it.")
-        return " ".join(seen)
+        self.tty.say(" ".join(seen))
 
     def menu(self) -> None:
         self.tty.say("The machines:")
@@ -446,7 +450,7 @@ class Room:
             self.tty.say(f"  {number}. {game.title}{sign}")
         self.tty.say("Type PLAY and a number or a name.")
 
-    def play(self, rest: Sequence[str]) -> None:
+    async def play(self, rest: Sequence[str]) -> None:
         if not rest:
             self.menu()
             return
@@ -455,17 +459,18 @@ class Room:
             self.tty.say(f"There is no machine called {quoted(' '.join(rest))} "
                          f"here. MENU lists them.")
             return
-        front_end = self.front_ends[game]
-        if front_end.module is None:
-            self.tty.say(f"{game.title} is out of order ({front_end.trouble}). "
+        installed = self.front_ends[game]
+        if installed.front_end is None:
+            self.tty.say(f"{game.title} is out of order ({installed.trouble}). "
                          f"Try another machine.")
             return
         self.tty.say(f"You sit down at {game.title}.")
         self.tty.say()
         self.playing = game
         try:
-            play_game(front_end.module, self.tty, self.store,
-                      seed=new_seed(self.seeds), options=dict(game.play_options))
+            await play_game(game, installed.front_end, self.tty, self.store,
+                            seed=new_seed(self.seeds),
+                            options=dict(game.room_options))
         finally:
             self.playing = None
         self.tty.say()
@@ -479,8 +484,8 @@ class Room:
         return self._extras
 
     def help(self) -> None:
-        added = [(command.phrase.upper(), help_about(command))
-                 for command in self.extras.values()]
+        added = [(extra.command.phrase.upper(), extra.command.about)
+                 for extra in self.extras.values()]
         column = help_column([usage for usage, _ in self.help_rows + tuple(added)])
         self.tty.say("You can type:")
         self.say_lines([help_row(usage, about, column)
@@ -496,22 +501,24 @@ class Room:
         machines = [game.name for game in self.games]
         offers = {"": list(self.verbs) + machines, "play": machines,
                   "look": ["at"] + machines, "look at": machines}
-        for command in self.extras.values():
-            words = command.phrase.lower().split()
+        for extra in self.extras.values():
+            words = extra.command.phrase.lower().split()
             for at, word in enumerate(words):
                 offered = offers.setdefault(" ".join(words[:at]), [])
                 if word not in offered:
                     offered.append(word)
         return offers
 
-    def run_extra(self, command: GameCommand) -> None:
+    async def run_extra(self, extra: GameCommand) -> None:
+        phrase = extra.command.phrase.upper()
         try:
-            command.action(self.tty, self.store, seed=new_seed(self.seeds))
+            await extra.command.action(
+                self.tty, Sitting(extra.game, self.store, new_seed(self.seeds)))
         except EOFError:
             pass
         except KeyboardInterrupt:
             self.tty.say()
-            self.tty.say(f"({command.phrase.upper()} abandoned.)")
+            self.tty.say(f"({phrase} abandoned.)")
         except StoreError as error:
             reason = str(error).rstrip(".")
-            self.tty.say(f"({command.phrase.upper()} failed: {reason}.)")
+            self.tty.say(f"({phrase} failed: {reason}.)")

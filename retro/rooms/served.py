@@ -6,23 +6,24 @@ Tangled from literate/serve.md, which explains it.
 from __future__ import annotations
 
 import asyncio
-import os
-import queue
+import importlib.util
 import signal
-import socket
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from retro.common import UsageError, number_in, plural, whole_number
-from retro.registry import GAMES
-from retro.rooms.room import Meaning, Room, Verb, import_front_end
+from retro.games.registry import GAMES
+from retro.rooms.room import Meaning, Room, Verb, install
 from retro.services.store import FILENAME, Store, data_dir, is_name
 from retro.services.teletype import LineTeletype, Signal, clean
+from retro.wires.lines import Lines
+from retro.wires.ssh import SSH_MISSING, open_ssh
+from retro.wires.telnet import open_telnet
 
 
 @dataclass(frozen=True)
@@ -55,75 +56,6 @@ class Budget:
         self.at = now
         self.left -= amount
         return self.left >= 0
-
-
-IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
-IP, AYT = 244, 246
-REFUSAL = {WILL: DONT, DO: WONT}
-
-
-class Telnet:
-    """Telnet's commands taken out of a stream of bytes, and answered."""
-
-    def __init__(self) -> None:
-        self.state = "text"
-        self.verb = 0
-        self.answered: set[tuple[int, int]] = set()
-
-    def feed(self, data: bytes) -> tuple[bytes, bytes]:
-        """The text in `data`, and what to send back to the client."""
-        if self.state == "text" and IAC not in data:
-            return data, b""
-        text, reply = bytearray(), bytearray()
-        for byte in data:
-            if self.state == "text":
-                if byte == IAC:
-                    self.state = "command"
-                else:
-                    text.append(byte)
-            elif self.state == "command":
-                self.state = "text"
-                if byte == IAC:
-                    text.append(IAC)
-                elif byte in (WILL, WONT, DO, DONT):
-                    self.state, self.verb = "option", byte
-                elif byte == SB:
-                    self.state = "sub"
-                elif byte == IP:
-                    text += b"\x03\n"
-                elif byte == AYT:
-                    reply += b"\r\n[retro: yes, the room is here]\r\n"
-            elif self.state == "option":
-                self.state = "text"
-                if self.verb in REFUSAL and (self.verb, byte) not in self.answered:
-                    self.answered.add((self.verb, byte))
-                    reply += bytes((IAC, REFUSAL[self.verb], byte))
-            elif self.state == "sub":
-                self.state = "sub end" if byte == IAC else "sub"
-            else:  # "sub end": after an IAC inside a subnegotiation
-                self.state = "text" if byte == SE else "sub"
-        return bytes(text), bytes(reply)
-
-
-class Lines:
-    """Bytes cut into lines at CR LF, CR NUL, CR or LF; each line capped."""
-
-    def __init__(self, longest: int):
-        self.longest = longest
-        self.partial = b""
-        self.after_cr = False
-
-    def feed(self, data: bytes) -> list[bytes]:
-        """The lines `data` finishes (without their endings)."""
-        if self.after_cr and data[:1] in (b"\n", b"\0"):
-            data = data[1:]
-        if data:
-            self.after_cr = data.endswith(b"\r")
-        data = (data.replace(b"\r\n", b"\n").replace(b"\r\0", b"\n")
-                .replace(b"\r", b"\n").replace(b"\0", b""))
-        *lines, rest = (self.partial + data).split(b"\n")
-        self.partial = rest[:self.longest]
-        return [line[:self.longest] for line in lines]
 
 
 NAME_PROMPT = "Your NAME (letters, digits, - and _, up to 16)? "
@@ -175,23 +107,23 @@ class Connection:
                 return
             if self.session is None:
                 self.named(line)
-            elif self.session.lines.qsize() >= self.limits.pending:
+            elif len(self.session.tty.lines) >= self.limits.pending:
                 self.kick("TOO MANY LINES AHEAD OF THE ROOM")
             else:
-                self.session.lines.put(Signal.INTERRUPT if b"\x03" in line
-                                       else line)
+                self.session.tty.hear(Signal.INTERRUPT if b"\x03" in line
+                                      else line)
 
     def interrupted(self) -> None:
         """Ctrl-C, however the protocol said it."""
         if self.session is not None and not self.closed:
-            self.session.lines.put(Signal.INTERRUPT)
+            self.session.tty.hear(Signal.INTERRUPT)
 
     def ended(self) -> None:
         """The player will send no more: the room ends after what was sent."""
         if self.session is None:
             self.shut()
         else:
-            self.session.lines.put(Signal.HANG_UP)
+            self.session.tty.hear(Signal.HANG_UP)
 
     def lost(self) -> None:
         """The line has gone: the session, if any, is told."""
@@ -199,7 +131,7 @@ class Connection:
         if self.timer is not None:
             self.timer.cancel()
         if self.session is not None:
-            self.session.lines.put(Signal.HANG_UP)
+            self.session.tty.hear(Signal.HANG_UP)
         self.server.forget(self)
 
     def named(self, line: bytes) -> None:
@@ -220,20 +152,13 @@ class Connection:
             session.start()
 
     def send(self, text: str) -> None:
-        """Hand `text` to the player's line (from any thread)."""
-        self.server.loop.call_soon_threadsafe(self.deliver, text)
-
-    def deliver(self, text: str) -> None:
+        """Hand `text` to the player's line."""
         if self.closed:
             return
         if self.waiting() > self.limits.output:
             self.kick("THE LINE IS NOT READING")
             return
         self.write(text)
-
-    def hang_up(self) -> None:
-        """Close the line once what is waiting is sent (from any thread)."""
-        self.server.loop.call_soon_threadsafe(self.shut)
 
     def kick(self, why: str) -> None:
         """Disconnect the player, saying why."""
@@ -250,39 +175,39 @@ class Connection:
 
 
 class Session:
-    """A named player's room, in a thread of its own."""
+    """A named player's room, as a task on the server's event loop."""
 
     def __init__(self, server: Server, connection: Connection, name: str):
         self.server, self.connection, self.name = server, connection, name
-        self.lines: queue.SimpleQueue = queue.SimpleQueue()
+        self.tty = LineTeletype(connection.send, idle=server.limits.idle)
         self.since = time.monotonic()
         self.room: Room | None = None
+        self.task: asyncio.Task | None = None
 
     def start(self) -> None:
         self.server.log(f"{self.name} on line ({self.connection.peer})")
-        threading.Thread(target=self.run, name=f"retro {self.name}",
-                         daemon=True).start()
+        self.task = asyncio.create_task(self.run(), name=f"retro {self.name}")
 
-    def run(self) -> None:
-        tty = LineTeletype(self.lines, self.connection.send,
-                           idle=self.server.limits.idle)
-        store = None
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        store = self.server.store.as_player(self.name)
+        store.notice = lambda text: loop.call_soon_threadsafe(self.tty.say,
+                                                              text)
         try:
-            store = Store.open(self.server.path, player=self.name,
-                               warn=self.server.log)
-            store.notice = tty.say
-            self.room = Room(tty, store, verbs=served_verbs(self, tty))
-            self.room.run()
+            self.room = Room(self.tty, store,
+                             verbs=served_verbs(self, self.tty))
+            await self.room.run()
+        except KeyboardInterrupt:  # never out of the task: asyncio would
+            pass                   # take it for the whole server's
         except Exception:
             self.server.log(f"{self.name}'s session broke:\n"
                             f"{traceback.format_exc()}")
-            tty.say("*** THE MACHINE HAS JAMMED. YOUR SESSION IS OVER. ***")
+            self.tty.say("*** THE MACHINE HAS JAMMED. YOUR SESSION IS "
+                         "OVER. ***")
         finally:
-            tty.flush()
-            if store is not None:
-                store.close()
-            self.connection.hang_up()
-            self.server.loop.call_soon_threadsafe(self.server.gone, self)
+            self.tty.flush()
+            self.connection.shut()
+            self.server.gone(self)
 
     def doing(self) -> str:
         """What WHO says this player is doing."""
@@ -350,11 +275,17 @@ class Server:
         self.log = log or (lambda message: print(
             f"retro serve: {message}", file=sys.stderr, flush=True))
         self.loop = asyncio.get_running_loop()
+        self.loop.set_default_executor(ThreadPoolExecutor(2))
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="retro store")
+        self.store = Store.open(path, warn=self.log, worker=self.worker)
         self.connections: set[Connection] = set()
         self.players: dict[str, Session] = {}
-        self.lock = threading.Lock()
         self.stopping = False
         self.empty = asyncio.Event()
+
+    def connect(self, **wire) -> Connection:
+        """A new line for a wire: what the wires call for each connection."""
+        return Connection(self, **wire)
 
     def admit(self, connection: Connection) -> bool:
         """Give a new connection a place, if there is one."""
@@ -368,24 +299,20 @@ class Server:
 
     def enter(self, session: Session) -> bool:
         """Put a named player on line; False if the name is on line already."""
-        with self.lock:
-            if session.name in self.players:
-                return False
-            self.players[session.name] = session
-            return True
+        if session.name in self.players:
+            return False
+        self.players[session.name] = session
+        return True
 
     def gone(self, session: Session) -> None:
-        """A session's thread has ended: its name is free again."""
-        with self.lock:
-            self.players.pop(session.name, None)
-            empty = not self.players
+        """A session's task has ended: its name is free again."""
+        self.players.pop(session.name, None)
         self.log(f"{session.name} off line")
-        if empty and self.stopping:
+        if not self.players and self.stopping:
             self.empty.set()
 
     def on_line(self) -> list[Session]:
-        with self.lock:
-            return sorted(self.players.values(), key=lambda s: s.name)
+        return sorted(self.players.values(), key=lambda s: s.name)
 
     def greeting(self) -> str:
         return (f"RETRO TIME-SHARING SYSTEM: the machine room is open, "
@@ -401,151 +328,17 @@ class Server:
             if connection.session is None:
                 connection.shut()
             else:
-                connection.session.lines.put(Signal.GOING_DOWN)
+                connection.session.tty.hear(Signal.GOING_DOWN)
         if self.on_line():
             try:
                 await asyncio.wait_for(self.empty.wait(), grace)
             except asyncio.TimeoutError:
                 self.log("some sessions did not end in time; they are cut")
+                for session in self.on_line():
+                    session.task.cancel()
         await asyncio.sleep(0.1)  # the last words on their way
-
-
-class TelnetLine(asyncio.Protocol):
-    """One telnet connection: bytes in and out for its Connection."""
-
-    def __init__(self, server: Server):
-        self.server, self.telnet = server, Telnet()
-
-    def connection_made(self, transport) -> None:
-        self.transport = transport
-        sock = transport.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        host, port, *_ = transport.get_extra_info("peername") or ("?", 0)
-        self.line = Connection(self.server, write=self.write,
-                               close=self.close,
-                               waiting=transport.get_write_buffer_size,
-                               peer=f"telnet {host}:{port}")
-        self.line.opened()
-
-    def write(self, text: str) -> None:
-        self.transport.write(text.replace("\n", "\r\n").encode())
-
-    def close(self) -> None:
-        self.transport.close()
-        self.server.loop.call_later(5.0, self.transport.abort)
-
-    def data_received(self, data: bytes) -> None:
-        if not self.line.pays(data):
-            return
-        text, reply = self.telnet.feed(data)
-        if reply:
-            self.transport.write(reply)
-        if text:
-            self.line.take(text)
-
-    def eof_received(self) -> bool:
-        self.line.ended()
-        return True  # keep the line open for the answers
-
-    def connection_lost(self, error: Exception | None) -> None:
-        self.line.lost()
-
-
-async def open_telnet(server: Server, host: str, port: int):
-    """Listen for telnet; the listener."""
-    return await server.loop.create_server(
-        lambda: TelnetLine(server), host, port, backlog=512,
-        reuse_address=True)
-
-
-SSH_MISSING = "SSH needs asyncssh: pip install 'retro[ssh]'"
-
-
-def host_key(directory: Path, asyncssh):
-    """The server's SSH host key: made on first use, its owner's alone."""
-    path = directory / "ssh_host_key"
-    try:
-        return asyncssh.read_private_key(path)
-    except FileNotFoundError:
-        pass
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another server made it a moment ago
-        return asyncssh.read_private_key(path)
-    with os.fdopen(made, "wb") as file:
-        file.write(key.export_private_key())
-    return key
-
-
-async def open_ssh(server: Server, host: str, port: int):
-    """Listen for SSH; the listener."""
-    import asyncssh
-
-    class Session(SSHLine, asyncssh.SSHServerSession):
-        pass
-
-    class Gate(asyncssh.SSHServer):
-        def begin_auth(self, username: str) -> bool:
-            return False  # no password: a name is all a player gives
-
-        def session_requested(self):
-            return Session(server)
-
-    return await asyncssh.create_server(
-        Gate, host, port, server_host_keys=[host_key(server.path.parent,
-                                                     asyncssh)],
-        backlog=512,
-        encoding="utf-8", errors="replace", line_editor=True,
-        login_timeout=server.limits.name_wait)
-
-
-class SSHLine:
-    """One SSH session: text in and out for its Connection."""
-
-    def __init__(self, server: Server):
-        self.server = server
-        self.line: Connection | None = None
-
-    def connection_made(self, channel) -> None:
-        self.channel = channel
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def session_started(self) -> None:
-        host, port, *_ = self.channel.get_extra_info("peername") or ("?", 0)
-        self.line = Connection(
-            self.server, write=self.channel.write, close=self.close,
-            waiting=self.channel.get_write_buffer_size,
-            peer=f"ssh {host}:{port}",
-            login=self.channel.get_extra_info("username") or "")
-        self.line.opened()
-
-    def data_received(self, data: str, datatype) -> None:
-        text = data.encode()
-        if self.line is not None and self.line.pays(text):
-            self.line.take(text)
-
-    def break_received(self, msec: int) -> bool:
-        if self.line is not None:
-            self.line.interrupted()
-        return True
-
-    def eof_received(self) -> bool:
-        if self.line is not None:
-            self.line.ended()
-        return True
-
-    def connection_lost(self, error: Exception | None) -> None:
-        if self.line is not None:
-            self.line.lost()
-
-    def close(self) -> None:
-        self.channel.close()
-        self.server.loop.call_later(5.0, self.channel.abort)
+        self.worker.shutdown(wait=True)
+        self.store.close()
 
 
 async def serve(path: Path, limits: Limits, host: str, telnet: int,
@@ -553,9 +346,12 @@ async def serve(path: Path, limits: Limits, host: str, telnet: int,
     """Serve the room until Ctrl-C or SIGTERM; the exit status."""
     server = Server(path, limits)
     try:
-        listeners = [("telnet", await open_telnet(server, host, telnet))]
+        listeners = [("telnet", await open_telnet(server.connect, host,
+                                                  telnet))]
         if ssh is not None:
-            listeners.append(("ssh", await open_ssh(server, host, ssh)))
+            listeners.append(("ssh", await open_ssh(
+                server.connect, host, ssh, keys=path.parent,
+                login_timeout=limits.name_wait)))
     except OSError as error:
         server.log(f"cannot listen on {host}: "
                    f"{error.strerror or error}")
@@ -603,19 +399,15 @@ def register(subparsers) -> None:
 
 
 def serve_command(args) -> int:
-    if args.ssh is not None:
-        try:
-            import asyncssh  # noqa: F401 (only to know it is there)
-        except ImportError:
-            raise UsageError(SSH_MISSING) from None
+    if args.ssh is not None and importlib.util.find_spec("asyncssh") is None:
+        raise UsageError(SSH_MISSING)
     if not loopback(args.host):
         print(f"retro serve: warning: {args.host} is not the loopback "
               f"address; anyone who can reach it can play, without a "
               f"password", file=sys.stderr)
     path = data_dir() / FILENAME
-    Store.open(path).close()
     for game in GAMES:
-        import_front_end(game)
+        install(game)
     limits = Limits(players=args.max_players, idle=float(args.idle),
                     name_wait=float(args.name_wait))
     return asyncio.run(serve(path, limits, args.host, args.telnet,

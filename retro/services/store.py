@@ -5,6 +5,9 @@ Tangled from literate/store.md, which explains it.
 """
 from __future__ import annotations
 
+import asyncio
+import copy
+import functools
 import json
 import math
 import os
@@ -13,6 +16,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -71,6 +75,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 3: whose game each was; the older ones were the console player's
     ("ALTER TABLE results ADD COLUMN player TEXT NOT NULL DEFAULT ''",
      "UPDATE results SET player = :owner"),
+    # 4: a player's results found quickly, for their own scoreboard
+    ("CREATE INDEX results_by_player ON results (player, id)",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -95,6 +101,27 @@ class Result:
         return getattr(self, key)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """One game's line of the scoreboard: counts, and the last score."""
+
+    game: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    last: str
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """What SCORES shows: a tally per game, the newest games in full."""
+
+    tallies: tuple[Tally, ...]
+    newest: tuple[Result, ...]  # newest first
+    players: int  # how many players' games are in it
+
+
 class Store:
     """Scores and lasting game state in one SQLite database."""
 
@@ -102,9 +129,11 @@ class Store:
                  path: Path | None = None,
                  clock: Callable[[], datetime] | None = None,
                  notice: Callable[[str], None] | None = None,
-                 player: str | None = None):
+                 player: str | None = None,
+                 worker: Executor | None = None):
         self.db = connection
         self.path = path
+        self.worker = worker
         self.console = console_player()
         self.player = (player or self.console).lower()
         if not is_name(self.player):
@@ -145,7 +174,9 @@ class Store:
     @classmethod
     def _connect(cls, path: Path, timeout: float, **options) -> Store:
         path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        connection = sqlite3.connect(
+            path, timeout=timeout, isolation_level=None,
+            check_same_thread=options.get("worker") is None)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
             fault = connection.execute("PRAGMA quick_check").fetchone()[0]
@@ -228,6 +259,10 @@ class Store:
         with _guard("read"):
             rows = self.db.execute(query, {"game": game,
                                            "player": player}).fetchall()
+        return self._read_results(rows)
+
+    def _read_results(self, rows: list[tuple]) -> list[Result]:
+        """Rows of the results table as Results, whatever is in them."""
         results, damaged = [], set()
         for number, name, when, score, outcome, seed, detail, whose in rows:
             readable_seed, readable_detail = _seed(seed), _detail(detail)
@@ -244,6 +279,34 @@ class Store:
             self.notice(f"The store's record of {games} damaged; "
                         f"what cannot be read is left blank.")
         return results
+
+    TALLIES = """
+        SELECT t.game, t.played, t.won, t.lost, t.drawn, r.score
+        FROM (SELECT game, count(*) AS played, sum(outcome = 'win') AS won,
+                     sum(outcome = 'loss') AS lost, sum(outcome = 'draw') AS drawn,
+                     max(id) AS last
+              FROM results WHERE :player IS NULL OR player = :player
+              GROUP BY game) AS t
+        JOIN results AS r ON r.id = t.last ORDER BY t.last"""
+
+    def scoreboard(self, player: str | None = None,
+                   newest: int = 5) -> Scoreboard:
+        """The tallies and the `newest` games: `player`'s, or everyone's."""
+        chosen = {"player": player, "newest": newest}
+        with _guard("read"):
+            tallies = self.db.execute(self.TALLIES, chosen).fetchall()
+            rows = self.db.execute(
+                "SELECT id, game, played_at, score, outcome, seed, detail, player"
+                " FROM results WHERE :player IS NULL OR player = :player"
+                " ORDER BY id DESC LIMIT :newest", chosen).fetchall()
+            players = self.db.execute(
+                "SELECT count(DISTINCT player) FROM results WHERE :player IS NULL"
+                " OR player = :player", chosen).fetchone()[0]
+        return Scoreboard(tuple(Tally(_text(game), played, won, lost, drawn,
+                                      _text(last))
+                                for game, played, won, lost, drawn, last
+                                in tallies),
+                          tuple(self._read_results(rows)), players)
 
     def get(self, key: str, default: Any = None,
             valid: Callable[[Any], object] | None = None) -> Any:
@@ -309,6 +372,24 @@ class Store:
         if self.player == self.console:
             return key  # as it was when the store had one player
         return f"{key}/{self.player}"
+
+    def as_player(self, name: str) -> Store:
+        """This store, as the player `name` sees it: the same file."""
+        if not is_name(name):
+            raise ValueError(f"not a player's name: {name!r}")
+        view = copy.copy(self)
+        view.player, view._noticed, view._depth = name.lower(), set(), 0
+        return view
+
+    async def run(self, work: Callable[..., Any], *args: Any,
+                  **options: Any) -> Any:
+        """`work(self, *args, **options)`, in the worker's thread if the store
+        has one; here if not."""
+        if self.worker is None:
+            return work(self, *args, **options)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.worker, functools.partial(work, self, *args, **options))
 
     def close(self) -> None:
         self.db.close()

@@ -5,13 +5,14 @@ Tangled from literate/teletype.md, which explains it.
 """
 from __future__ import annotations
 
+import asyncio
 import enum
 import os
-import queue
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TextIO, Union
@@ -154,57 +155,116 @@ def characters_per_second(baud: int) -> float:
 
 
 class Pace:
-    """Write text no faster than a teletype at `baud` would print it."""
+    """How fast a teletype at `baud` strikes text: bursts, and the pauses."""
 
-    STEP = 0.02  # seconds of printing between two sleeps
+    STEP = 0.02  # seconds of printing in one burst
 
     def __init__(self, baud: int = 0, *,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
-        self.baud = baud
-        self.clock, self.sleep = clock, sleep
-        self.due = 0.0
+                 clock: Callable[[], float] = time.monotonic):
+        self.baud, self.clock = baud, clock
+        self.due = 0.0  # when the line will have caught up
 
-    def type(self, text: str, write: Callable[[str], object],
-             flush: Callable[[], object] = lambda: None) -> None:
-        if self.baud <= 0:
-            write(text)
-            return
+    def bursts(self, text: str) -> Iterator[str]:
+        """`text` in the pieces the line strikes at once."""
+        step = max(1, int(characters_per_second(self.baud) * self.STEP))
+        return (text[start:start + step]
+                for start in range(0, len(text), step))
+
+    def after(self, burst: str) -> float:
+        """Seconds to pause once `burst` is struck (0 or more)."""
         rate = characters_per_second(self.baud)
-        step = max(1, int(rate * self.STEP))
-        for start in range(0, len(text), step):
-            burst = text[start:start + step]
-            write(burst)
-            flush()
-            self.due = max(self.due, self.clock()) + len(burst) / rate
-            wait = self.due - self.clock()
-            if wait > 0:
-                self.sleep(wait)
+        self.due = max(self.due, self.clock()) + len(burst) / rate
+        return max(0.0, self.due - self.clock())
 
 
 class Teletype:
-    """What both teletypes share: folding, pace and the paper roll."""
+    """What every teletype shares: folding, pace, the roll, Ctrl-C."""
 
     def __init__(self, *, baud: int = 0, width: int = WIDTH,
                  transcript: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], Awaitable] = asyncio.sleep):
         self.width = width
         self.carriage = Carriage(width)
-        self.pace = Pace(baud, clock=clock, sleep=sleep)
+        self.pace = Pace(baud, clock=clock)
+        self.sleep = sleep
         self.transcript = transcript
         self.roll: list[str] = []
+        self.printing: deque[str] = deque()  # said, not yet struck
+        self.interrupted = False  # Ctrl-C, not yet raised in the game
+        self.pausing: asyncio.Future | None = None
 
     def say(self, text: str = "") -> None:
         """Print `text` (which may hold several lines) and end the line."""
         self._type(self._fold(str(text) + "\n"))
 
-    def ask(self, prompt: str, choices: Choices = (),
-            history: str = "game") -> str:
+    async def ask(self, prompt: str, choices: Choices = (),
+                  history: str = "game") -> str:
         raise NotImplementedError
 
     def _fold(self, text: str) -> str:
         return self.carriage.fold(text)
+
+    def _type(self, text: str) -> None:
+        if not text:
+            return
+        if self.pace.baud > 0 or self.printing:
+            self.printing.append(text)
+        else:
+            self._strike(text)
+
+    def _strike(self, text: str) -> None:
+        self._keep(text)
+        self._print(text)
+
+    async def drain(self) -> None:
+        """Strike everything said so far, at the pace of the line."""
+        while self.printing:
+            await self._pour(self.printing.popleft(), self._strike)
+        self._raise_if_interrupted()
+
+    async def _pour(self, text: str, strike: Callable[[str], object]) -> None:
+        """Strike `text` at the pace, pausing between bursts."""
+        if self.pace.baud <= 0:
+            strike(text)
+            return
+        for burst in self.pace.bursts(text):
+            if self.interrupted:
+                return
+            strike(burst)
+            await self._pause(self.pace.after(burst))
+
+    def interrupt(self) -> None:
+        """Ctrl-C: drop what waits to be printed; the game's wait raises
+        KeyboardInterrupt."""
+        self.interrupted = True
+        self.stop_printing()
+
+    def stop_printing(self) -> None:
+        """Drop what waits to be printed, if a Ctrl-C is still unraised."""
+        if not self.interrupted:
+            return
+        self.printing.clear()
+        if self.pausing is not None:
+            self.pausing.cancel()
+
+    def _raise_if_interrupted(self) -> None:
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait `seconds`, or until interrupted; never raises for Ctrl-C."""
+        if seconds <= 0 or self.interrupted:
+            return
+        self.pausing = asyncio.ensure_future(self.sleep(seconds))
+        try:
+            await self.pausing
+        except asyncio.CancelledError:
+            if not self.interrupted:
+                raise  # the game itself is being cancelled
+        finally:
+            self.pausing = None
 
     def paper(self) -> str:
         """Everything printed and typed so far, as it reads on the paper."""
@@ -222,12 +282,6 @@ class Teletype:
             raise
         self.roll.clear()
         return path
-
-    def _type(self, text: str) -> None:
-        if not text:
-            return
-        self._keep(text)
-        self._print(text)
 
     def _keep(self, text: str) -> None:
         """Put `text` on the roll and into the transcript."""
@@ -247,29 +301,38 @@ class StreamTeletype(Teletype):
         super().__init__(**options)
         self.instream, self.outstream = instream, outstream
         self.ended = False
+        self.reading = False  # in readline, where only a signal can stop it
 
-    def ask(self, prompt: str, choices: Choices = (),
-            history: str = "game") -> str:
+    async def ask(self, prompt: str, choices: Choices = (),
+                  history: str = "game") -> str:
         """Print `prompt`, read a line, echo it and return it stripped."""
         if self.ended:
             raise EOFError
+        self._raise_if_interrupted()
         self._type(self._fold(str(prompt)) + self.carriage.flush())
-        line = self.instream.readline()
+        await self.drain()
+        self.reading = True
+        try:
+            self._raise_if_interrupted()  # a Ctrl-C heard before the read
+            line = self.instream.readline()
+        finally:
+            self.reading = False
         if not line:
             self.ended = True
             self._type(self._fold("\n") if self.carriage.column else "")
+            await self.drain()
             raise EOFError
         answer = clean(line)
         self._type(self._fold(answer + "\n"))
         return answer
 
     def _print(self, text: str) -> None:
-        self.pace.type(text, self.outstream.write, self.outstream.flush)
+        self.outstream.write(text)
         self.outstream.flush()
 
 
 class Signal(enum.Enum):
-    """What a connection may put in a line teletype's queue for a line."""
+    """What a connection may hand a line teletype in place of a line."""
 
     INTERRUPT = "Ctrl-C"
     HANG_UP = "the line is gone"
@@ -277,45 +340,91 @@ class Signal(enum.Enum):
 
 
 class LineTeletype(Teletype):
-    """A teletype at the far end of a network line: a queue in, `send` out."""
+    """A teletype at the far end of a network line: lines in, `send` out."""
 
-    def __init__(self, lines: queue.Queue, send: Callable[[str], object], *,
+    def __init__(self, send: Callable[[str], object], *,
                  idle: float | None = None, **options):
         super().__init__(**options)
-        self.lines, self.send, self.idle = lines, send, idle
-        self.ended = False
+        self.send, self.idle = send, idle
+        self.lines: deque[bytes | str | Signal] = deque()  # heard, not asked
+        self.ended: Signal | None = None
+        self.listening: asyncio.Future | None = None
         self.typed: list[str] = []  # printed, not yet sent
 
-    def ask(self, prompt: str, choices: Choices = (),
-            history: str = "game") -> str:
+    def hear(self, line: bytes | str | Signal) -> None:
+        """A line (or a signal) from the connection, in the order typed."""
+        if line is Signal.INTERRUPT:
+            self.lines.clear()
+            self.interrupt()
+        elif line is Signal.GOING_DOWN:
+            self.lines.clear()
+            self.ended = line
+            self.interrupt()
+        else:
+            self.lines.append(line)
+        if self.listening is not None and not self.listening.done():
+            self.listening.set_result(None)
+
+    async def ask(self, prompt: str, choices: Choices = (),
+                  history: str = "game") -> str:
         """Print `prompt`, wait for the next line, return it cleaned."""
-        if self.ended:
+        if self.ended is Signal.GOING_DOWN and history == "room":
+            self.interrupted = False
+        self._raise_if_interrupted()
+        if self.ended is not None and not self.lines:
             raise EOFError
         self._type(self._fold(str(prompt)) + self.carriage.flush())
+        await self.drain()
         self.flush()
-        try:
-            line = self.lines.get(timeout=self.idle)
-        except queue.Empty:
-            line = None
+        line = await self._next_line()
         if isinstance(line, (str, bytes)):
             answer = clean(line)
             self._keep(self._fold(answer + "\n"))  # their terminal showed it
             return answer
         self._keep(self._fold("\n"))
         self.carriage.home()
+        self.interrupted = False
         if line is Signal.INTERRUPT or (line is Signal.GOING_DOWN
                                         and history != "room"):
-            self.ended = line is Signal.GOING_DOWN
             raise KeyboardInterrupt
-        self.ended = True
         if line is None:
+            self.ended = Signal.HANG_UP
             self.say(f"*** NOTHING TYPED FOR {self.idle:g} SECONDS: "
                      f"THE LINE IS CLOSED ***")
             self.flush()
         raise EOFError
 
+    async def _next_line(self) -> bytes | str | Signal | None:
+        """The next line heard, the signal in its place, or None (idle)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if self.idle is None else loop.time() + self.idle
+        while not self.lines:
+            if self.ended is Signal.GOING_DOWN:
+                return self.ended
+            if self.interrupted:
+                return Signal.INTERRUPT
+            if self.ended is not None:
+                return self.ended
+            left = None if deadline is None else deadline - loop.time()
+            self.listening = self.pausing = loop.create_future()
+            try:
+                await asyncio.wait_for(self.listening, left)
+            except asyncio.TimeoutError:
+                return None
+            except asyncio.CancelledError:
+                if not self.interrupted:
+                    raise  # the session itself is being cancelled
+            finally:
+                self.listening = self.pausing = None
+        line = self.lines.popleft()
+        if line is Signal.HANG_UP:
+            self.ended = line
+        return line
+
     def _print(self, text: str) -> None:
-        self.pace.type(text, self.typed.append, self.flush)
+        self.typed.append(text)
+        if self.pace.baud > 0:
+            self.flush()
 
     def flush(self) -> None:
         """Send what has been printed since the last send."""
@@ -370,31 +479,36 @@ class TerminalTeletype(Teletype):
         self.carriage.width = max(page, NARROWEST)
         return self.carriage.fold(text)
 
-    def ask(self, prompt: str, choices: Choices = (),
-            history: str = "game") -> str:
+    async def ask(self, prompt: str, choices: Choices = (),
+                  history: str = "game") -> str:
         """Read an answer with line editing; Tab completes `choices`."""
+        self._raise_if_interrupted()
         above, _, prompt = printable(str(prompt)).rpartition("\n")
         if above:
             self.say(above)
+        await self.drain()
         if self.pace.baud > 0:
             with self._keys_held():
-                self.pace.type(prompt, self.stdout.write, self.stdout.flush)
-            self.stdout.write("\r")
-            self.stdout.flush()
-        answer = clean(self._session(history).prompt(
-            prompt, completer=completer(choices)))
+                await self._pour(prompt, self._print)
+            self._raise_if_interrupted()
+            self._print("\r")
+        answer = clean(await self._session(history).prompt_async(
+            prompt, completer=completer(choices), handle_sigint=False))
         self._keep(self._fold(prompt + answer + "\n"))  # the terminal shows it
         self.carriage.home()
         return answer
 
     def _print(self, text: str) -> None:
-        with self._keys_held():
-            self.pace.type(text, self.stdout.write, self.stdout.flush)
+        self.stdout.write(text)
         self.stdout.flush()
+
+    async def drain(self) -> None:
+        with self._keys_held():
+            await super().drain()
 
     @contextmanager
     def _keys_held(self) -> Iterator[None]:
-        """No echo while printing at a pace; keys typed meanwhile are dropped."""
+        """No echo while printing at a pace; keys typed meanwhile wait."""
         try:
             import termios
 
@@ -412,7 +526,6 @@ class TerminalTeletype(Teletype):
         try:
             yield
         finally:
-            termios.tcflush(descriptor, termios.TCIFLUSH)
             termios.tcsetattr(descriptor, termios.TCSANOW, before)
 
 

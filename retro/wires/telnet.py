@@ -1,0 +1,107 @@
+# Tangled from literate/wire.md: edit the chapter, not this file, then run `retro tangle`.
+"""Telnet: its commands taken out of the stream, and the listener.
+
+Tangled from literate/wire.md, which explains it.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from retro.wires.lines import Connect
+
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+IP, AYT = 244, 246
+REFUSAL = {WILL: DONT, DO: WONT}
+
+
+class Telnet:
+    """Telnet's commands taken out of a stream of bytes, and answered."""
+
+    def __init__(self) -> None:
+        self.state = "text"
+        self.verb = 0
+        self.answered: set[tuple[int, int]] = set()
+
+    def feed(self, data: bytes) -> tuple[bytes, bytes]:
+        """The text in `data`, and what to send back to the client."""
+        if self.state == "text" and IAC not in data:
+            return data, b""
+        text, reply = bytearray(), bytearray()
+        for byte in data:
+            if self.state == "text":
+                if byte == IAC:
+                    self.state = "command"
+                else:
+                    text.append(byte)
+            elif self.state == "command":
+                self.state = "text"
+                if byte == IAC:
+                    text.append(IAC)
+                elif byte in (WILL, WONT, DO, DONT):
+                    self.state, self.verb = "option", byte
+                elif byte == SB:
+                    self.state = "sub"
+                elif byte == IP:
+                    text += b"\x03\n"
+                elif byte == AYT:
+                    reply += b"\r\n[retro: yes, the room is here]\r\n"
+            elif self.state == "option":
+                self.state = "text"
+                if self.verb in REFUSAL and (self.verb, byte) not in self.answered:
+                    self.answered.add((self.verb, byte))
+                    reply += bytes((IAC, REFUSAL[self.verb], byte))
+            elif self.state == "sub":
+                self.state = "sub end" if byte == IAC else "sub"
+            else:  # "sub end": after an IAC inside a subnegotiation
+                self.state = "text" if byte == SE else "sub"
+        return bytes(text), bytes(reply)
+
+
+class TelnetLine(asyncio.Protocol):
+    """One telnet connection: bytes in and out for its line."""
+
+    def __init__(self, connect: Connect):
+        self.connect, self.telnet = connect, Telnet()
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        host, port, *_ = transport.get_extra_info("peername") or ("?", 0)
+        self.line = self.connect(write=self.write, close=self.close,
+                                 waiting=transport.get_write_buffer_size,
+                                 peer=f"telnet {host}:{port}")
+        self.line.opened()
+
+    def write(self, text: str) -> None:
+        self.transport.write(text.replace("\n", "\r\n").encode())
+
+    def close(self) -> None:
+        self.transport.close()
+        asyncio.get_running_loop().call_later(5.0, self.transport.abort)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.line.pays(data):
+            return
+        text, reply = self.telnet.feed(data)
+        if reply:
+            self.transport.write(reply)
+        if text:
+            self.line.take(text)
+
+    def eof_received(self) -> bool:
+        self.line.ended()
+        return True  # keep the line open for the answers
+
+    def connection_lost(self, error: Exception | None) -> None:
+        self.line.lost()
+
+
+async def open_telnet(connect: Connect, host: str, port: int):
+    """Listen for telnet; the listener."""
+    return await asyncio.get_running_loop().create_server(
+        lambda: TelnetLine(connect), host, port, backlog=512,
+        reuse_address=True)

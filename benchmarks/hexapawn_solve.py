@@ -142,7 +142,7 @@ def main() -> int:
           + (", with openings" if args.openings else "") + f"): {largest}")
     if args.rows == 3:
         print("Brown's rule: " + (f"fails for n = {disagreements}" if disagreements
-                                  else f"holds for every n tried"))
+                                  else "holds for every n tried"))
     return 0
 
 

@@ -8,17 +8,19 @@ Everything talks to `retro serve` on 127.0.0.1 only, started as a
 subprocess with a temporary RETRO_HOME; every loop is bounded in count and
 in time. The clients are asyncio streams in this process.
 
-- people: N players (10, then 100) connect at once, give a name and play a
-  whole mind-reader match against Shannon's machine (random h/t, thinking
-  0.3-0.9 s before each play). Reported: how many finished, the p50 and
-  p99 time from a line sent to the next prompt received, whether SCORES
-  (the store) holds one result under each name, and the server's peak
-  resident memory (VmHWM). Targets at 100: all finish, p99 < 100 ms,
-  RSS < 200 MB.
+- people: N players (100, 500, then 1,000) connect at once, give a name
+  and play a whole mind-reader match against Shannon's machine (random h/t,
+  thinking 0.3-0.9 s before each play). Reported: how many finished, the
+  p50 and p99 time from a line sent to the next prompt received, whether
+  the store holds one result under each name, the server's peak resident
+  memory (VmHWM) and the most threads it ran at once (sampled every 50 ms).
+  Targets at 1,000: all finish, p99 < 100 ms, RSS < 200 MB, at most 8
+  threads.
 - saturation: 50 players answering as fast as the server does, for
   --seconds: lines per second, p50/p99, the server's CPU per line, split
-  between the event loop's thread and the sessions' threads; then the
-  same run under cProfile (every thread), its top functions by own time.
+  between the event loop's thread and any other threads (the store's
+  worker); then the same run under cProfile (every thread), its top
+  functions by own time.
 - faults: (a) 20 fast players; `kill -9` of the server after 4 s; a
   restart on the same store: every match a client saw finish is in the
   store exactly once, nothing is recorded twice or for a name that never
@@ -28,7 +30,7 @@ in time. The clients are asyncio streams in this process.
   name prompt) and one that sends 10 MB of garbage: p99 with and without.
 - ssh: one asyncssh client plays a Penney bet end to end.
 
-A whole default run takes about four minutes; --people 10,30 --seconds 5
+A whole default run takes about six minutes; --people 10,30 --seconds 5
 is a quicker look.
 """
 from __future__ import annotations
@@ -40,7 +42,6 @@ import random
 import re
 import signal
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,15 +80,17 @@ sys.exit(code)
 class Served:
     """`retro serve` as a subprocess, on a free port."""
 
-    def __init__(self, home: Path, *extra: str, profile: Path | None = None):
+    def __init__(self, home: Path, *extra: str, profile: Path | None = None,
+                 players: int = 500):
         self.home = home
         env = dict(os.environ, RETRO_HOME=str(home))
         command = [sys.executable, "-m", "retro"]
         if profile is not None:
             command = [sys.executable, "-c", PROFILED, str(profile)]
         self.process = subprocess.Popen(
-            command + ["serve", "--telnet", "0", "--max-players", "500",
-                       *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            command + ["serve", "--telnet", "0", "--max-players",
+                       str(players), *extra], cwd=ROOT, env=env,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
         self.ports = {}
         for _ in range(1 + ("--ssh" in extra)):
@@ -96,6 +99,22 @@ class Served:
             assert found, f"no ready line: {line!r}"
             self.ports[found.group(1)] = int(found.group(2))
         self.port = self.ports["telnet"]
+
+    def threads(self) -> int:
+        """How many threads the server runs now."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"Threads:\s+(\d+)", status).group(1))
+
+    async def most_threads(self, done: asyncio.Event) -> int:
+        """The most threads seen, sampled every 50 ms until `done`."""
+        most = 0
+        while not done.is_set():
+            try:
+                most = max(most, self.threads())
+            except (OSError, AttributeError):
+                break
+            await asyncio.sleep(0.05)
+        return most
 
     def rss_peak_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -112,7 +131,7 @@ class Served:
                 loop += seconds
             else:
                 others += seconds
-        return {"loop": loop, "sessions": others}
+        return {"loop": loop, "others": others}
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
@@ -220,12 +239,15 @@ async def people(counts: list[int], rounds_think) -> None:
     print("== people: a whole mind-reader match each, thinking 0.3-0.9 s")
     for count in counts:
         with tempfile.TemporaryDirectory() as home:
-            served = Served(Path(home))
-            started = time.monotonic()
+            served = Served(Path(home), players=count + 10)
+            started, done_playing = time.monotonic(), asyncio.Event()
+            sampling = asyncio.ensure_future(served.most_threads(done_playing))
             clients = await asyncio.wait_for(players(
                 served.port, count, "p", random.Random(count), (0.3, 0.9)),
                 LIMIT)
             took = time.monotonic() - started
+            done_playing.set()
+            threads = await sampling
             done = [c for c in clients if not isinstance(c, BaseException)
                     and c.finished]
             latencies = [t for c in done for t in c.latencies]
@@ -239,7 +261,7 @@ async def people(counts: list[int], rounds_think) -> None:
               f"{took:5.1f} s; {figures(latencies)}")
         print(f"     store: {right} of {count} names hold their one result "
               f"({sum(stored.values())} results); server RSS peak "
-              f"{rss:.0f} MB; exit {status}")
+              f"{rss:.0f} MB; threads at most {threads}; exit {status}")
         for error in failures(clients)[:3]:
             print(f"     failed: {error!r}")
 
@@ -261,8 +283,8 @@ async def saturation(count: int, seconds: float, profile: bool) -> None:
     print(f"  {lines / took:7.0f} lines/s; {figures(latencies)}; "
           f"{len(failures(clients))} failed")
     print(f"  server CPU per line: {1000 * sum(cpu.values()) / lines:.2f} ms"
-          f" (event loop {1000 * cpu['loop'] / lines:.2f} ms, sessions "
-          f"{1000 * cpu['sessions'] / lines:.2f} ms)")
+          f" (event loop's thread {1000 * cpu['loop'] / lines:.2f} ms, "
+          f"other threads {1000 * cpu['others'] / lines:.2f} ms)")
     if profile:
         await profiled(count, seconds)
 
@@ -428,9 +450,9 @@ if __name__ == "__main__":
     parser.add_argument("--parts", default="people,saturation,faults,ssh",
                         help="which parts to run, separated by commas "
                              "(default: all four)")
-    parser.add_argument("--people", default="10,100",
+    parser.add_argument("--people", default="100,500,1000",
                         help="the numbers of players at a person's pace "
-                             "(default: 10,100)")
+                             "(default: 100,500,1000)")
     parser.add_argument("--seconds", type=float, default=15.0,
                         help="how long the saturation run lasts "
                              "(default: 15)")

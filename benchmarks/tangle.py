@@ -14,9 +14,11 @@ load of a busy machine falls on all of them alike):
 
 - `retro tangle` on the 10,000-chunk chapter, beside noweb's `notangle` on the
   same chunks in noweb's own syntax (when notangle is installed): target
-  retro / notangle <= 1.5;
-- `retro --help`, beside a bare `python -c pass` of the same interpreter:
-  target retro / python <= 2.
+  retro / notangle <= 1.5 in CPU time (user + system of every process: the
+  wall clock is printed too, but a busy machine moves it most);
+- `retro --help` (argparse's own help), beside a bare `python -c pass` of
+  the same interpreter and beside `python -c "import argparse"`: what the
+  help costs over starting Python, and how much of that is argparse.
 
 Compiled bytecode is allowed and kept in a temporary PYTHONPYCACHEPREFIX for
 every command alike (an installed package has its .pyc files; a
@@ -200,6 +202,7 @@ def main() -> int:
             "retro tangle": retro_command() + ["tangle", str(chapter)],
             "retro --help": retro_command() + ["--help"],
             "python -c pass": [sys.executable, "-c", "pass"],
+            "import argparse": [sys.executable, "-c", "import argparse"],
         }
         notangle = shutil.which("notangle")
         if notangle:
@@ -228,10 +231,9 @@ def main() -> int:
     else:
         print("notangle: not installed (apt-get install noweb to compare)")
     print(f"retro --help: {times['retro --help'] * 1000:.1f} ms   "
-          f"python -c pass: {times['python -c pass'] * 1000:.1f} ms")
-    ratio = times["retro --help"] / times["python -c pass"]
-    print(f"retro --help / python -c pass = {ratio:.2f}  (target <= 2: "
-          f"{'met' if ratio <= 2 else 'NOT met'})")
+          f"python -c pass: {times['python -c pass'] * 1000:.1f} ms   "
+          f"python -c 'import argparse': "
+          f"{times['import argparse'] * 1000:.1f} ms")
     return 0
 
 

@@ -24,7 +24,8 @@ import pytest
 import browser as b  # tests/browser.py, beside this file
 
 MISSING = b.missing_browser()
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+pytestmark = [pytest.mark.book,  # reads the built book: `pytest -m "not book"`
+              pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 
 WIDTHS = (1280, 400)
 WIDE = WIDTHS[0]

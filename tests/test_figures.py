@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
+pytestmark = pytest.mark.book  # builds the book: `pytest -m "not book"` skips it
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 

@@ -226,3 +226,11 @@ def test_typed_text_is_a_number_only_in_ascii_digits(text):
     number = number_in(text)
     assert number is None or text.strip().isascii()
     assert len(quoted(text)) <= 25
+
+
+def test_the_linter_finds_nothing():
+    """`ruff check` (pyflakes' mistakes, PEP 8's blank lines) over the whole
+    project, tangled modules and tests alike, as pyproject.toml selects."""
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "."],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr

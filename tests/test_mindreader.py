@@ -11,7 +11,6 @@ import io
 import json
 import os
 import random
-import re
 import sqlite3
 import subprocess
 import sys
@@ -189,7 +188,7 @@ def test_bad_lines_get_a_message_and_another_chance_and_change_nothing():
     plain = run("h\nt\nh\n")
     noisy = run("h\n\nhello\nx\nt\nh\n")
     assert noisy.count("Please play heads or tails (h or t), or quit.") == 3
-    reports = lambda text: [l for l in text.splitlines() if l.startswith("You played")]
+    reports = lambda text: [line for line in text.splitlines() if line.startswith("You played")]
     assert reports(noisy) == reports(plain)
 
 
@@ -211,7 +210,7 @@ def test_the_seed_makes_the_machines_generator():
     letter = {HEADS: "h\n", TAILS: "t\n"}
     out = run("".join(letter[p] for p in typed), seed=7, store=store)
     port = play_port(lambda rounds: typed[len(rounds)], random.Random(7))
-    reports = [l for l in out.splitlines() if l.startswith("You played")]
+    reports = [line for line in out.splitlines() if line.startswith("You played")]
     assert reports == port.reports
     assert port.ending in out
     assert [r.score for r in store.results()] == [str(port.score)]
@@ -253,7 +252,7 @@ def test_help_prints_the_rules_and_asks_the_same_question_again():
     assert helped.count(mr.RULES) == 3
     assert "Please play" not in helped
     assert helped.count("? help\n" + mr.RULES + "\n? t\n") == 1
-    reports = lambda text: [l for l in text.splitlines() if l.startswith("You played")]
+    reports = lambda text: [line for line in text.splitlines() if line.startswith("You played")]
     assert reports(helped) == reports(plain)
     assert all(len(line) <= 72 for line in mr.RULES.splitlines())
 

@@ -23,7 +23,7 @@ from retro.games.contract import FrontEnd, Game, RoomCommand
 from retro.games.registry import GAMES, game_called
 from retro.rooms.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
                               help_column, parse, scores_report, shown, tear)
-from retro.services.store import Result, Store, StoreError
+from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype, cells, graphemes
 
 ROOT = Path(__file__).resolve().parent.parent

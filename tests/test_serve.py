@@ -105,7 +105,7 @@ class Running:
             listeners.append(await open_ssh(
                 self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
                 login_timeout=limits.name_wait))
-        self.ports = [l.sockets[0].getsockname()[1] for l in listeners]
+        self.ports = [listener.sockets[0].getsockname()[1] for listener in listeners]
         self.port = self.ports[0]
         self.stop = asyncio.Event()
         self.ready.set()

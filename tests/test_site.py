@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from html import escape as html_escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.book  # builds the book: `pytest -m "not book"` skips it
 
 ROOT = Path(__file__).resolve().parent.parent
 

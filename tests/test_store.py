@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pytest

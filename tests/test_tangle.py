@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -466,48 +465,63 @@ def test_where_maps_every_line_of_the_real_chapters(chapter):
             assert source[origin.lineno - 1].strip() == text.strip()
 
 
-# --- the two ways through a chapter ------------------------------------------
+# --- reading a chapter, fence by fence ---------------------------------------
 
+# Each fragment of a chapter, with the chunks it defines, (name, code), as
+# the chunk syntax says: what is blank is emptied, an indented fence loses
+# its indentation, a heading is a whole line, a longer fence holds a shorter.
 FRAGMENTS = [
-    "Prose.\n", "\n", "Some `inline` code and x << 1 >> 2.\n",
-    "```python\n<<a>>=\nx = 1\n```\n", "```python\n<<a>>=\n```\n",
-    "```python\n<<a>>=\n\n```\n", "```\n<<b c>>=\n  <<a>>\n\n   \ny\n```\n",
-    "```python\nprint('no heading')\n```\n", "```python\n<<a>>= x\n```\n",
-    "```sh\n<<out/a.sh>>=\n#!/bin/sh\n<<b c>>\n```\n", "```\n```\n",
-    "<<a>>=\n", "```python\n<<a>>>=\n```\n", "```python\n<< spaced >>=  \nz\n```\n",
-    # fragments only the thorough way reads
-    "~~~python\n<<t>>=\nt = 1\n~~~\n", "````markdown\n```python\n<<fake>>=\n```\n````\n",
-    "  ```python\n  <<ind>>=\n    deeper\n  ```\n", "```python\n<<c>>=\nc\n```  \n",
-    "Text with ``` inside.\n", "```python\n<<open>>=\nnever closed\n",
+    ("Prose.\n", []), ("\n", []),
+    ("Some `inline` code and x << 1 >> 2.\n", []),
+    ("```python\n<<a>>=\nx = 1\n```\n", [("a", "x = 1\n")]),
+    ("```python\n<<a>>=\n```\n", [("a", "")]),
+    ("```python\n<<a>>=\n\n```\n", [("a", "\n")]),
+    ("```\n<<b c>>=\n  <<a>>\n\n   \ny\n```\n",
+     [("b c", "  <<a>>\n\n\ny\n")]),
+    ("```python\nprint('no heading')\n```\n", []),
+    ("```python\n<<a>>= x\n```\n", []),  # not a heading: more after it
+    ("```sh\n<<out/a.sh>>=\n#!/bin/sh\n<<b c>>\n```\n",
+     [("out/a.sh", "#!/bin/sh\n<<b c>>\n")]),
+    ("```\n```\n", []), ("<<a>>=\n", []),  # a heading outside a fence
+    ("```python\n<<a>>>=\n```\n", []),
+    ("```python\n<< spaced >>=  \nz\n```\n", [("spaced", "z\n")]),
+    ("~~~python\n<<t>>=\nt = 1\n~~~\n", [("t", "t = 1\n")]),
+    ("````markdown\n```python\n<<fake>>=\n```\n````\n", []),
+    ("  ```python\n  <<ind>>=\n    deeper\n  ```\n", [("ind", "  deeper\n")]),
+    ("```python\n<<c>>=\nc\n```  \n", [("c", "c\n")]),
+    ("Text with ``` inside.\n", []),
 ]
+UNCLOSED = "```python\n<<open>>=\nnever closed\n"
 
 
-PLAIN_FRAGMENTS = 14  # the first ones: three backticks at a line's start
+@pytest.mark.parametrize("fragment, chunks", FRAGMENTS)
+def test_each_kind_of_fence_is_read_as_the_syntax_says(fragment, chunks):
+    chapter = tangle.read_chapter(Path("x.md"), fragment)
+    assert [(d.name, d.code) for d in chapter.definitions] == chunks
+    assert chapter.problems == []
 
 
 @settings(max_examples=300)
-@given(st.lists(st.sampled_from(FRAGMENTS), max_size=8),
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=8), st.booleans(),
        st.sampled_from(["", "\n", "  \n"]))
-def test_the_quick_way_through_a_chapter_finds_what_the_thorough_way_does(parts, end):
-    text = "".join(parts) + end
-    blanked = tangle.BLANK.sub("\n", "\n" + text)
-    quick = tangle.read_chapter(Path("x.md"), text)
-    thorough = tangle.Chapter(Path("x.md"))
-    tangle.read_fences(thorough, blanked)
-    assert quick.definitions == thorough.definitions
-    assert quick.problems == thorough.problems
-    if all(part in FRAGMENTS[:PLAIN_FRAGMENTS] for part in parts):
-        assert tangle.plain(blanked, blanked.split("\n```"))
-
-
-def test_the_fixed_point_takes_the_thorough_way_and_the_others_the_quick_one():
-    """Both ways are exercised by the real chapters, not only by the property."""
-    ways = {}
-    for path in sorted((ROOT / "literate").glob("*.md")):
-        text = tangle.BLANK.sub("\n", "\n" + path.read_text())
-        ways[path.name] = tangle.plain(text, text.split("\n```"))
-    assert ways["tangle.md"] is False
-    assert ways["flip.md"] is True
+def test_a_chapter_defines_what_its_fragments_define_in_order(parts, unclosed,
+                                                              end):
+    text = "".join(fragment for fragment, _ in parts)
+    text += UNCLOSED if unclosed else end
+    chapter = tangle.read_chapter(Path("x.md"), text)
+    expected = [chunk for _, chunks in parts for chunk in chunks]
+    assert [(d.name, d.code) for d in chapter.definitions] == expected
+    lines = [d.lineno for d in chapter.definitions]
+    assert lines == sorted(lines)  # where each heading stands, in order
+    for definition in chapter.definitions:
+        heading = text.splitlines()[definition.lineno - 1]
+        assert heading.strip().startswith("<<") and "=" in heading
+    if unclosed:  # reported at the line that opened the fence
+        (problem,) = chapter.problems
+        assert problem.lineno == text.count("\n", 0, text.rindex("```")) + 1
+        assert "unterminated fence" in problem.message
+    else:
+        assert chapter.problems == []
 
 
 # --- --where takes a line number, and nothing else --------------------------

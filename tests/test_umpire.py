@@ -20,7 +20,6 @@ from retro.engines.umpire import (MAX_LENGTH, WORK_LIMIT, TournamentError,
                                   one_game, play_game, render_table,
                                   seconds_of_work, standings, tasks, to_json,
                                   tournament)
-from retro.commands.umpire import MAX_JOBS
 
 
 class Constant:

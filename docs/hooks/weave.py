@@ -16,6 +16,7 @@ from mkdocs.structure.files import File
 
 from retro.book.tangle import REFERENCE, is_root, read_chapter, tangle
 
+
 BOOK, INDEXES, MODULES = "book", "indexes", "modules"
 INDEX_PAGES = (("Chunks", "chunks"), ("Identifiers", "identifiers"),
                ("Tangled files", "files"))
@@ -39,6 +40,7 @@ def on_files(files, config):
     for uri, text in book.pages():
         files.append(File.generated(config, uri, content=text))
     return files
+
 
 class Book:
     """Every chapter, read once per build, and the files they tangle to."""
@@ -91,6 +93,7 @@ class Book:
 
 book: Book | None = None
 
+
 def on_config(config):
     from retro.book.parts import PARTS
 
@@ -108,6 +111,7 @@ def on_config(config):
                             for title, name in INDEX_PAGES]})
     config["nav"] = nav
     return config
+
 
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "chunk"
@@ -128,6 +132,7 @@ def anchors(definitions) -> dict[tuple[str, int], str]:
         ids[definition.name, nth] = candidate
     return ids
 
+
 def users(chapter, ids) -> dict[str, list[tuple[str, str, int]]]:
     """Each chunk's name -> (anchor, name, line) of each line using it."""
     found: dict[str, list[tuple[str, str, int]]] = {}
@@ -140,6 +145,7 @@ def users(chapter, ids) -> dict[str, list[tuple[str, str, int]]]:
                 found.setdefault(reference["name"].strip(), []).append(
                     (ids[definition.name, k], definition.name, line.lineno))
     return found
+
 
 def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri == "index.md":
@@ -219,6 +225,7 @@ def on_page_markdown(markdown, page, config, files):
     page.meta["retro_lines"] = first_lines
     return "\n".join(rewritten)
 
+
 def spell(number: int) -> str:
     return "".join("abcdefghij"[int(digit)] for digit in str(number))
 
@@ -243,6 +250,7 @@ def on_page_content(content, page, config, files):
     content = name_lines(content, page)
     return link_mentions(content, page, files)
 
+
 TITLED_CODE = re.compile(
     r'<p class="chunk-title" id="([^"]+)"><a [^>]*>[^<]*</a></p>\s*'
     r'<div class="[^"]*highlight[^"]*"><pre>.*?</pre>', re.DOTALL)
@@ -265,6 +273,7 @@ def name_lines(content: str, page) -> str:
     if page.present_anchor_ids is not None:
         page.present_anchor_ids |= named
     return content
+
 
 MENTION = re.compile(r"<code>&lt;&lt;([^<]+?)&gt;&gt;(?:\+?=)?</code>")
 
@@ -290,6 +299,7 @@ def link_mentions(content: str, page, files) -> str:
                 f"{found[0]}</a>")
     return MENTION.sub(link, content)
 
+
 def chapter_head(stem: str) -> str:
     """The line under a chapter's title: its files, and the indexes."""
     tangled = ", ".join(
@@ -299,6 +309,7 @@ def chapter_head(stem: str) -> str:
                         for title, name in INDEX_PAGES)
     return (f"\nTangles to {tangled}. Indexes: {indexes}.\n"
             "{: .chapter-head }\n")
+
 
 CHAPTER_LIST = "<!-- the chapters, by part -->"
 
@@ -319,6 +330,7 @@ def home_page(markdown: str) -> str:
     parts.append(f"- **Indexes**: {indexes}.")
     return markdown.replace(CHAPTER_LIST, "\n".join(parts))
 
+
 def md_text(text: str) -> str:
     """Markdown that shows `text` as it is, even inside a table cell."""
     escaped = re.sub(r"([\\`*_\[\]|])", r"\\\1", text)
@@ -330,6 +342,7 @@ UNSEARCHED = "---\nsearch:\n  exclude: true\n---\n\n"  # front matter
 
 def sort_key(name: str) -> tuple[str, str]:
     return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip(), name
+
 
 def chunk_index(book: Book) -> str:
     rows = []
@@ -356,6 +369,7 @@ def chunk_index(book: Book) -> str:
             "| chunk | chapter | defined | continued | used |\n"
             "| --- | --- | --- | --- | --- |\n"
             + "\n".join(row for _, row in sorted(rows)) + "\n")
+
 
 def identifier_index(book: Book) -> str:
     modules = {dotted(output.relative): output for output in book.outputs
@@ -419,6 +433,7 @@ def top_level(tree):
                         and target.id.lstrip("_")[:1].isupper()):
                     yield target.id, "constant", node.lineno
 
+
 def uses_in(tree, module: str, defined, modules: set[str]):
     """((module, name), line) for each use of an indexed name in `tree`."""
     names = {name: (module, name) for where, name in defined
@@ -469,6 +484,7 @@ def dotted_name(node) -> str | None:
         return None
     return ".".join([node.id, *reversed(parts)])
 
+
 def module_list(book: Book) -> str:
     rows = [f"| [`{output.relative}`](../{module_uri(output.relative)}) "
             f"| [{md_text(book.title(stem))}](../{BOOK}/{stem}.md) "
@@ -490,6 +506,7 @@ def module_page(book: Book, output) -> str:
             f"`literate/{stem}.md`. Each line's number links to the "
             "line of the chapter it comes from; a name in angle brackets "
             "marks where a chunk begins.\n{: .chapter-head }\n")
+
 
 def file_listing(page, files) -> str:
     output = next(output for output in book.outputs
@@ -550,6 +567,7 @@ def book_part(stem: str, lineno: int) -> tuple[int, str, range]:
             lines = range(shown[0], shown[-1] + 1) if shown else range(0)
             parts.append((definition.lineno, book.ids[stem][name, nth], lines))
     return parts[bisect_right(parts, (lineno, "\uffff")) - 1]
+
 
 SOURCE_MAP = re.compile(
     r"\n?(?://# sourceMappingURL=\S+|/\*# sourceMappingURL=[^*]*\*/)\s*$")

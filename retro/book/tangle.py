@@ -6,12 +6,12 @@ tangled from.
 """
 from __future__ import annotations
 
-import gc
 import os
 import re
 import sys
 from collections import namedtuple
 from itertools import accumulate, repeat
+
 
 class Line(namedtuple("Line", "text lineno")):
     """One line of a chunk's body, and where it sits in its chapter."""
@@ -55,12 +55,9 @@ class Chapter:
         self.chunks: dict[str, list[tuple[int, str, str]]] = {}
         self.problems: list[Problem] = []
         self.fences: list[int] = []  # the line of each block's opening fence
-        self.pieces: list[str] | None = None  # or the text, cut at them
 
     def start(self, block: int) -> int:
         """The line where the code of block number `block` begins."""
-        if self.pieces is not None:
-            self.fences, self.pieces = fence_lines(self.pieces), None
         return self.fences[block] + 2
 
     @property
@@ -84,46 +81,11 @@ def display(path: str) -> str:
         return os.path.relpath(real, here)
     return os.fspath(path)
 
+
 NAME = r"(?P<name>(?!>>)[^<>\n]*(?:(?:<(?!<)|>(?!>))[^<>\n]*)*)"
 REFERENCE = re.compile(rf"^(?P<indent>[ \t]*)<<{NAME}>>[^\S\n]*$\n?",
                        re.MULTILINE)
 BLANK = re.compile(r"\n[^\S\n]+(?=\n)")
-
-
-def plain(text: str, pieces: list[str]) -> bool:
-    """Are `pieces`, `text` cut at each newline and three backticks,
-    prose and blocks by turns, every fence three backticks at a line's
-    start?"""
-    return (len(pieces) % 2 == 1 and "~~~" not in text and "\0" not in text
-            and text.count("``") == len(pieces) - 1
-            and {piece[:1] for piece in pieces[2::2]} <= {"", "\n"})
-
-
-PLAIN_BLOCK = re.compile(rf"""
-    [^\n\0]* \n                        # the rest of the fence line,
-    (?: <<{NAME}>>= [^\S\n]* \n )?      # a heading,
-    ([^\0]*) \0                         # and the code
-    """, re.VERBOSE)
-
-
-def read_plain(chapter: Chapter, pieces: list[str]) -> None:
-    """Keep the chunks of a plain chapter, cut at its fences."""
-    joined = BLANK.sub("\n", "\n\0".join(pieces[1::2]) + "\n\0")
-    chunks = chapter.chunks
-    for block, (name, code) in enumerate(PLAIN_BLOCK.findall(joined)):
-        if name:
-            name = name.strip()
-            if name in chunks:
-                chunks[name].append((block, code, name))
-            else:
-                chunks[name] = [(block, code, name)]
-    chapter.pieces = pieces
-
-
-def fence_lines(pieces: list[str]) -> list[int]:
-    """The line of each opening fence of a plain chapter cut into `pieces`."""
-    newlines = list(accumulate(map(str.count, pieces, repeat("\n"))))
-    return [newlines[index - 1] + index for index in range(1, len(pieces), 2)]
 
 
 BLOCK = r"""
@@ -173,15 +135,7 @@ def read_chapter(path: str, text: str | None = None) -> Chapter:
         with open(path, encoding="utf-8") as stream:
             text = stream.read()
     chapter = Chapter(path)
-    pieces = text.split("\n```")
-    if text.startswith("```"):  # the first line opens a fence
-        pieces[0:1] = ["", pieces[0][3:]]
-    else:
-        pieces[0] = "\n" + pieces[0]
-    if plain(text, pieces):
-        read_plain(chapter, pieces)
-    else:
-        read_fences(chapter, BLANK.sub("\n", "\n" + text))
+    read_fences(chapter, BLANK.sub("\n", "\n" + text))
     return chapter
 
 
@@ -200,6 +154,7 @@ def suffix(name: str) -> str:
     last = name.rstrip("/").rpartition("/")[2]
     dot = last.rfind(".")
     return last[dot:] if 0 < dot < len(last) - 1 else ""
+
 
 INDENTABLE = re.compile(r"^(?!$)", re.MULTILINE)  # a line's start, if text
 
@@ -312,6 +267,7 @@ def cycle_problem(chapter: str, path: dict[str, int], target: str) -> Problem:
         for (name, lineno), used in zip(loop, following))
     return Problem(chapter, loop[-1][1],
                    f"chunk <<{target}>> contains itself: {described}")
+
 
 class Output:
     """One file the chapters produce."""
@@ -452,6 +408,7 @@ def header(chapter: str, project: str, name: str) -> str:
     return (f"{opening}Tangled from {source}: edit the chapter, not this "
             f"file, then run `retro tangle`.{closing}")
 
+
 def find_project(start: str) -> str | None:
     """The nearest directory at or above `start` with a pyproject.toml."""
     directory = os.path.realpath(start)
@@ -515,6 +472,7 @@ def load(paths: list[str]) -> tuple[Plan, dict[str, str]]:
         plan.problems.extend(part.problems)
     return plan, projects
 
+
 def on_disk(path: str) -> bytes | None:
     """The bytes of a file, or None if there is no file to read."""
     try:
@@ -550,6 +508,7 @@ def write_atomically(path: str, text: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
 
 HELP = """\
 usage: retro tangle [-h] [--check] [--where FILE:LINE] [PATH ...]
@@ -606,13 +565,7 @@ def main(argv: list[str] | None = None) -> int:
         if options is None:
             print(HELP, end="")
             return 0
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return tangle_command(*options)
-        finally:
-            if collecting:
-                gc.enable()
+        return tangle_command(*options)
     except UsageError as error:
         print(f"retro tangle: error: {error}; try 'retro tangle --help'",
               file=sys.stderr)

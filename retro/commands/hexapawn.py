@@ -20,6 +20,7 @@ from retro.engines.matchbox import (STRATEGIES, Box, Robot, fresh,
 from retro.games.hexapawn import boxes_held, load_her, why_nineteen
 from retro.services.store import StoreError
 
+
 def register(subparsers) -> None:
     """Add `retro hexapawn boxes|train|solve`."""
     hexapawn = subparsers.add_parser(

@@ -13,11 +13,13 @@ from retro.engines.penney_odds import (best_reply, odds, odds_matrix,
                                        parse_pattern, patterns, waiting_time)
 from retro.games.penney import tosses
 
+
 ODDS_LENGTHS = range(1, 11)   # the whole matrix: 2**k by 2**k
 WAIT_LENGTHS = range(1, 17)   # the waiting times: 2**k of them
 NAMED_TOSSES = 1000           # most tosses in a pattern named by hand
 NAMED_PATTERNS = 64           # most patterns named at once
 TABLE_SIZE = 16               # most rows, and tosses, for a printed table
+
 
 def register(subparsers) -> None:
     """Add `retro penney odds|wait`."""
@@ -53,6 +55,7 @@ def register(subparsers) -> None:
     odds_parser.set_defaults(func=odds_command, same_length=True)
     wait_parser.set_defaults(func=wait_command, same_length=False)
 
+
 def chosen_patterns(args) -> list[str]:
     """The patterns a question is about; a UsageError saying what is wrong."""
     if not args.patterns:
@@ -80,6 +83,7 @@ def chosen_patterns(args) -> list[str]:
     if repeated:
         raise UsageError(f"{quoted(repeated[0])} is given twice")
     return chosen
+
 
 def odds_command(args) -> int:
     """`retro penney odds`: the matrix and the best replies."""
@@ -116,6 +120,7 @@ def odds_command(args) -> int:
               f"chance {odds(reply, pattern)}")
     return 0
 
+
 def print_table(chosen: list[str], matrix: list[list[Fraction]]) -> None:
     """The matrix under a row of the patterns, each row under its pattern."""
     cells = [[str(p) for p in row] for row in matrix]
@@ -123,6 +128,7 @@ def print_table(chosen: list[str], matrix: list[list[Fraction]]) -> None:
     print(" " * (len(chosen[0]) + 2) + "".join(p.rjust(width) for p in chosen))
     for pattern, row in zip(chosen, cells):
         print(f"  {pattern}" + "".join(c.rjust(width) for c in row))
+
 
 def wait_command(args) -> int:
     """`retro penney wait`: each pattern's expected waiting time."""

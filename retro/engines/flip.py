@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+
 TURNS = 50            # the listing's B1
 OLD_MEMORY = 0.8      # F1: how much of an old estimate survives each visit
 RANDOMNESS = 0.3      # F2: how much chance is mixed into each answer

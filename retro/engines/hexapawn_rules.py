@@ -11,6 +11,7 @@ from functools import cache
 
 from retro.common import number_in, quoted
 
+
 FIRST, SECOND = "O", "X"   # O moves first, up the board; X moves down
 EMPTY = "."
 

@@ -90,7 +90,6 @@ class Search:
                 begin = i + 1
         return parts
 
-
     def inert(self, board: bytes, i: int) -> bool:
         """True for an empty column, and, with three rows, a frozen one."""
         code = board[i]
@@ -102,7 +101,6 @@ class Search:
         row, enemy = self.frozen[code]
         return all(self.squares[board[j]][row] != enemy
                    for j in (i - 1, i + 1) if 0 <= j < len(board))
-
 
     def lively(self, part: bytes) -> bool:
         """True if either side has a move in the part."""
@@ -139,7 +137,6 @@ class Search:
                 threatened=any(row == 1 for _, row, _ in self.steps(part, THEIRS)),
                 turned=min(turned, turned[::-1]))
         return known
-
 
     def replies(self, part: bytes) -> tuple[tuple[bytes, ...], ...]:
         """Each move of the side to move here, as the parts it leaves,

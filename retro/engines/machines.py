@@ -13,6 +13,7 @@ from typing import Protocol
 
 from retro.common import quoted
 
+
 HEADS, TAILS = 1, 0
 
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from retro.common import plural, quoted
 
+
 COIN = "HT"  # a toss: heads is the bit 0, tails the bit 1
 ZERO = Fraction(0)
 _DIGITS = str.maketrans("HT", "01")
@@ -47,6 +48,7 @@ def common_length(a: str, b: str) -> int:
         raise ValueError(f"{a} and {b} are not the same length")
     return len(a)
 
+
 def parse_pattern(text: str, length: int | None = None) -> str:
     """The pattern in `text` ('h t h' gives 'HTH'), or a ValueError saying
     why not.
@@ -65,6 +67,7 @@ def parse_pattern(text: str, length: int | None = None) -> str:
             f"{quoted(pattern)} has {plural(len(pattern), 'toss', 'tosses')}; "
             f"a pattern here has {length}, like {shown}")
     return pattern
+
 
 def solve(matrix: list[list[Fraction]],
           right: list[Fraction]) -> list[Fraction]:
@@ -88,6 +91,7 @@ def solve(matrix: list[list[Fraction]],
                 for c in live:
                     rows[r][c] -= factor * rows[col][c]
     return [row[size] for row in rows]
+
 
 def settle_windows(length: int, fixed: dict[int, Fraction],
                    cost: Fraction = ZERO) -> list[Fraction]:
@@ -116,6 +120,7 @@ def settle_windows(length: int, fixed: dict[int, Fraction],
     solved = dict(zip(free, solve(matrix, right)))
     return [fixed[w] if w in fixed else solved[w] for w in range(size)]
 
+
 def chain_odds(a: str, b: str) -> Fraction:
     """P(a shows before b), from the absorbing Markov chain of windows."""
     length = common_length(a, b)
@@ -139,6 +144,7 @@ def chain_return_time(pattern: str) -> Fraction:
     mask = (1 << length) - 1
     return 1 + sum(e[(bits << 1 | toss) & mask] for toss in (0, 1)) / 2
 
+
 def leading_number(a: str, b: str) -> int:
     """Conway's leading number a:b: bit j-1 is set when the last j tosses
     of a are the first j tosses of b."""
@@ -151,6 +157,7 @@ def _leading(a: int, b: int, length: int) -> int:
         if a & ((1 << j) - 1) == b >> (length - j):
             number |= 1 << (j - 1)
     return number
+
 
 def odds(a: str, b: str) -> Fraction:
     """P(a shows before b), by Conway's leading numbers."""
@@ -172,6 +179,7 @@ def waiting_time(pattern: str) -> Fraction:
     bits = bits_of(pattern)
     return Fraction(2 * _leading(bits, bits, len(pattern)))
 
+
 def odds_matrix(length: int) -> list[list[Fraction]]:
     """m[i][j] = P(patterns(length)[i] shows before patterns(length)[j])."""
     size = 1 << length
@@ -180,11 +188,13 @@ def odds_matrix(length: int) -> list[list[Fraction]]:
              for b in range(size)]
             for a in range(size)]
 
+
 def counter(pattern: str) -> str:
     """The classic reply to X Y Z ...: (not Y) X Y ..., less the last toss."""
     if len(pattern) == 1:
         return other_side(pattern)
     return other_side(pattern[1]) + pattern[:-1]
+
 
 def best_reply(pattern: str) -> str:
     """The pattern most likely to show before `pattern` (the rule on ties)."""
@@ -192,6 +202,7 @@ def best_reply(pattern: str) -> str:
     turned = other_side(rule[0]) + rule[1:]
     candidates = [c for c in (rule, turned) if c != pattern]
     return max(candidates, key=lambda c: odds(c, pattern))
+
 
 def first_pick_chance(pattern: str) -> Fraction:
     """The first chooser's chance with `pattern` against the best reply."""
@@ -203,6 +214,7 @@ def best_first_picks(length: int) -> list[str]:
     chances = {p: first_pick_chance(p) for p in patterns(length)}
     best = max(chances.values())
     return [p for p, chance in chances.items() if chance == best]
+
 
 def toss_until(a: str, b: str, rng: random.Random) -> str:
     """Toss a fair coin until a or b shows; the tosses, as H and T."""

@@ -14,6 +14,7 @@ from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
 from retro.games.contract import FrontEnd, RoomCommand, Sitting
 from retro.services.store import Store, StoreError, saving
 
+
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
 QUITS = {"Q", "QUIT"}
 

@@ -21,6 +21,7 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
 from retro.games.contract import FrontEnd, RoomCommand, Sitting
 from retro.services.store import Store, StoreError, saving
 
+
 BANNER = """\
 HEXAPAWN
 HER, THE HEXAPAWN EDUCABLE ROBOT (MARTIN GARDNER, 1962)"""

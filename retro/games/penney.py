@@ -17,6 +17,7 @@ from retro.engines.penney_odds import (best_first_picks, best_reply, example,
 from retro.games.contract import FrontEnd, Sitting
 from retro.services.store import StoreError
 
+
 STAKE = 100                    # pennies in a fresh stake
 BANKROLL = "penney.bankroll"   # the store's key for a player's pennies
 BANK_LIMIT = 10 ** 15          # the most pennies the bank holds for a player
@@ -26,6 +27,7 @@ LENGTHS = range(1, 9)          # tosses in a pattern, for the game
 def most_stake(bankroll: int) -> int:
     """The largest stake: the bankroll, if the bank could pay as much."""
     return min(bankroll, BANK_LIMIT - bankroll)
+
 
 @dataclass(frozen=True)
 class Bet:
@@ -55,6 +57,7 @@ class Bet:
 def machine_first_pick(length: int, rng: random.Random) -> str:
     """The machine picking first: one of the picks that lose least."""
     return rng.choice(best_first_picks(length))
+
 
 class Leave(Exception):
     """The player typed q: the session ends, the bankroll is kept."""
@@ -90,6 +93,7 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
     except StoreError:
         tty.say("You leave.")
 
+
 async def one_bet(tty, rng: random.Random, sitting: Sitting, length: int,
                   rules: str) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet."""
@@ -118,6 +122,7 @@ async def one_bet(tty, rng: random.Random, sitting: Sitting, length: int,
                                   (player, machine, player_first), bankroll,
                                   rules)
 
+
 async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
                            picks: tuple[str, str, bool], bankroll: int,
                            rules: str) -> int:
@@ -144,6 +149,7 @@ async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
     report(tty, bet)
     tty.say(f"You have {pennies(after)}.")
     return after
+
 
 QUIT = {"q", "quit", "leave", "exit"}
 HELP = {"help", "?"}
@@ -177,6 +183,7 @@ def read_yes_no(answer: str) -> bool:
         return False
     raise ValueError("answer y or n (or q to leave, help for the rules)")
 
+
 def how_to_bet(length: int) -> str:
     """What help prints: how a bet goes, and how to leave."""
     return (f"How to bet: say whether you pick first (y or n); whoever picks "
@@ -185,6 +192,7 @@ def how_to_bet(length: int) -> str:
             f"what you have, or all. I toss until one pattern shows, and it "
             f"wins the stake. Type q at any question to leave: your pennies "
             f"are kept.")
+
 
 def pattern_reader(length: int, taken: str | None = None):
     def read(answer: str) -> str:
@@ -205,6 +213,7 @@ def stake_reader(most: int):
                              f"{most}, or all")
         return stake
     return read
+
 
 def report(tty, bet: Bet) -> None:
     tty.say("Tossing: " + " ".join(bet.tosses))
@@ -236,12 +245,14 @@ def hint(bet: Bet) -> str | None:
     return f"(Against my {bet.machine}, {reply} would have had " \
            f"{odds(reply, bet.machine)}.)"
 
+
 def pennies(count: int) -> str:
     return plural(count, "penny", "pennies")
 
 
 def tosses(count: int) -> str:
     return plural(count, "toss", "tosses")
+
 
 def fair_bankroll(value) -> bool:
     """A bankroll as it may be stored: whole pennies the bank can hold."""
@@ -285,6 +296,7 @@ def give_fresh_stake(store) -> int:
             store.put(store.own(BANKROLL), STAKE)
     return bankroll
 
+
 class Uncovered(Exception):
     """The stored bankroll no longer covers the stake: nothing was settled."""
 
@@ -313,6 +325,7 @@ def settle(store, sitting: Sitting, bet: Bet) -> int:
         raise Uncovered(bankroll)
     return after
 
+
 play_length = whole_number(min(LENGTHS), max(LENGTHS))
 
 
@@ -321,5 +334,6 @@ def add_play_options(parser) -> None:
     parser.add_argument("--length", "-k", type=play_length, default=3,
                         metavar="K", help="tosses in each pattern, 1 to 8 "
                                           "(default 3)")
+
 
 FRONT_END = FrontEnd(play, add_options=add_play_options)

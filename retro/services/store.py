@@ -5,6 +5,7 @@ Tangled from literate/store.md, which explains it.
 """
 from __future__ import annotations
 
+
 import asyncio
 import copy
 import functools
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
 
 FILENAME = "retro.sqlite3"
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for another before giving up
@@ -250,6 +252,7 @@ class Store:
             self.db.execute(
                 "INSERT INTO results (game, played_at, score, outcome, seed,"
                 " detail, player) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+
     def results(self, game: str | None = None,
                 player: str | None = None) -> list[Result]:
         """Finished games, oldest first; only `game`'s, `player`'s if given."""
@@ -336,6 +339,7 @@ class Store:
             self.notice(f"The store's {key} was damaged ({quoted(_text(text))}); "
                         f"{where}, and it is not used.")
         return default
+
     def _stored(self, key: str) -> Any:
         with _guard("read"):
             row = self.db.execute("SELECT value FROM state WHERE key = ?",
@@ -424,6 +428,8 @@ def _trouble(error: sqlite3.Error, doing: str = "written") -> str:
 def _first_line(error: BaseException) -> str:
     lines = str(error).strip().splitlines()
     return lines[0][:100] if lines else type(error).__name__
+
+
 def _unusable(path: Path, error: BaseException) -> str:
     """Why the store at `path` cannot be opened, in one line."""
     if isinstance(error, OSError):
@@ -486,6 +492,8 @@ def _from_json(text: Any) -> Any:
         return json.loads(text, parse_float=_finite, parse_constant=_refuse)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+
+
 def _judge(text: Any,
            valid: Callable[[Any], object] | None) -> tuple[bool, Any]:
     """(True, value) if `text` is JSON that `valid` accepts, else

@@ -5,6 +5,7 @@ Tangled from literate/teletype.md, which explains it.
 """
 from __future__ import annotations
 
+
 import asyncio
 import enum
 import os
@@ -16,6 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TextIO, Union
+
 
 WIDTH = 72
 NARROWEST = 16

@@ -4,6 +4,7 @@ lines every game is sent."""
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 
 from hypothesis import strategies as st
@@ -63,8 +64,8 @@ class Recording(StreamTeletype):
         super().__init__(*streams)
         self.asked: list[tuple[str, str]] = []
 
-    async def ask(self, prompt, choices=(), **options):
-        answer = await super().ask(prompt, choices, **options)
+    async def ask(self, prompt, choices=(), history="game"):
+        answer = await super().ask(prompt, choices, history)
         self.asked.append((prompt, answer))
         return answer
 
@@ -72,3 +73,27 @@ class Recording(StreamTeletype):
 def squashed(text: str) -> str:
     """Text without any whitespace, to compare across the teletype's folding."""
     return re.sub(r"\s", "", text)
+
+
+class RoomAndGames(Recording):
+    """A piped teletype with two inputs: one for the room's prompt, one for
+    every other question, so that whatever a game does with its answers, the
+    next line typed at the room's prompt reaches the room."""
+
+    def __init__(self, room_lines: list[str], game_lines: list[str], out):
+        encode = lambda lines: io.BytesIO("".join(  # noqa: E731
+            line + "\n" for line in lines).encode("utf-8", "surrogatepass"))
+        super().__init__(encode(room_lines), out)
+        self.room_lines = room_lines
+        self.room_input, self.game_input = self.instream, encode(game_lines)
+        self.room_ended = False
+
+    async def ask(self, prompt, choices=(), history="game"):
+        at_room = history == "room"
+        self.instream = self.room_input if at_room else self.game_input
+        self.ended = self.room_ended if at_room else False
+        try:
+            return await super().ask(prompt, choices, history)
+        finally:
+            if at_room:
+                self.room_ended = self.ended

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +22,12 @@ from hypothesis import strategies as st
 
 from retro import cli
 from retro.games import registry
-from retro.rooms.room import FAREWELL, Room
+from retro.rooms.room import FAREWELL, ROOM, Room
 from retro.services.store import Store
-from retro.services.teletype import StreamTeletype
+from retro.services.teletype import cells, graphemes
+
+sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
+from recording import RoomAndGames, hostile_lines, squashed  # noqa: E402
 
 NASTY = ["²", "④", "٣", "1" * 5000, "7-" + "4" * 5000, "x" * 100_000,
          "\x00\x07\x1b[2J", "%s{}", "tear ~nosuchuser/x.txt", "é̈", "שלום",
@@ -31,54 +35,121 @@ NASTY = ["²", "④", "٣", "1" * 5000, "7-" + "4" * 5000, "x" * 100_000,
          "h", "t", "hth", "10", "1-4", "1 4", "yes", "no", "1" * 19]
 PLAYS = [f"play {game.name}" for game in registry.GAMES] + [
     str(number) for number in range(1, len(registry.GAMES) + 1)]
-QUITTING = re.compile(r"^\s*(q|qu|qui|quit|exit|bye|leave|logout)\b", re.I)
-
-lines = st.one_of(
-    st.sampled_from(NASTY + PLAYS),
-    st.text(max_size=60),
-    st.text(alphabet=st.characters(max_codepoint=0x1F), max_size=10),
-).filter(lambda line: "\n" not in line and "\r" not in line)
 
 
-def room_session(typed: list[str], tmp_path) -> tuple[int, str, StreamTeletype]:
+
+def screen_width(line: str) -> int:
+    """The cells a line takes, measured as the teletype's carriage does."""
+    return sum(cells(grapheme) for grapheme in graphemes(line))
+
+
+# -- the room's prompt, and whatever it leads to --------------------------------
+
+HUGE = ["1" * 4301, "play " + "1" * 4301, "look at " + "9" * 5000,
+        "7-" + "4" * 4301, "x" * 100_000, "play " + "y" * 100_000]
+typed = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet=st.characters(max_codepoint=0x9F), max_size=20),
+    st.text(alphabet=st.characters(categories=["Nd", "No"]), max_size=6),
+    st.sampled_from(HUGE + NASTY + PLAYS + ["PLAY \u2463", "look at \u2462",
+                                           "t", "b"]),
+).map(lambda line: line.replace("\n", " ").replace("\r", " "))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(room_lines=st.lists(typed, max_size=6),
+       game_lines=st.lists(typed, max_size=8))
+def test_whatever_is_typed_at_the_room_it_answers_and_keeps_its_roll(
+        room_lines, game_lines, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a TEAR among the lines writes here
     out = io.StringIO()
-    tty = StreamTeletype(io.StringIO("\n".join(typed) + "\n"), out)
+    tty = RoomAndGames(room_lines + ["look"], game_lines, out)
+    room = Room(tty, Store.memory(), seed=1)
+    obey = room.obey  # a QUIT among the lines must not end the session:
+
+    async def obey_but_stay(line):  # the last LOOK is the test
+        return await obey(line) or True
+
+    room.obey = obey_but_stay
+    assert asyncio.run(room.run()) == 0
+    paper = out.getvalue()
+    assert paper.endswith(tty.paper())  # the roll is what was printed since
+    after = paper.rsplit(f"{Room.PROMPT}look\n", 1)[1]  # a TEAR, if any
+    assert after.startswith(ROOM[:40])  # the last LOOK still answered
+    assert paper.rstrip().endswith(FAREWELL)
+    assert max(map(screen_width, paper.splitlines()), default=0) <= 72
+
+
+
+# -- every prompt of every game: one property, each game's words and books --
+
+def results_add_up(name: str, store: Store, printed: str) -> None:
+    """What each game's records must say of themselves, whatever was typed."""
+    from retro.games import hexapawn, penney
+
+    results = store.results(name)
+    if name == "mindreader":
+        for r in results:
+            yours, mine = map(int, r.score.split("-"))
+            assert yours + mine == r.detail["rounds"] == len(r.detail["plays"])
+    elif name == "flip":
+        for r in results:
+            assert sum(map(int, r.score.split("-"))) == 50
+            assert len(r.detail["guesses"]) == len(r.detail["answers"]) == 50
+    elif name == "hexapawn":  # one lesson of HER's for every game recorded
+        assert len(results) == len(hexapawn.load_her(store).record)
+    elif name == "penney":  # every penny: a bet recorded, or a fresh stake
+        moved = sum(int(r.score.split()[0]) for r in results)
+        fresh = printed.count(f"Here are {penney.STAKE} pennies.")
+        assert store.get(store.own(penney.BANKROLL), penney.STAKE) == \
+            penney.STAKE + moved + fresh * penney.STAKE
+
+
+WORDS = {  # what each game's questions know, beside the hostile words
+    "mindreader": ("h" * 100_000, "?", "h", "t", "HEADS", "\uff48", "seer",
+                   "MIXER", "3", "9"),
+    "flip": ("y" * 100_000, "y", "n", "Y", "N", "\uff59", "\u1e99", "maybe"),
+    "hexapawn": ("7-" + "4" * 5000, "7-4", "8-5", "9-6", "74", "5 2", "4-1",
+                 "6-3", "9-5", "7-5", "8-4", "5-2", "4-2", "5-1", "5-3", "y",
+                 "n", "board", "\u202e7-4", "7\t4", "\u0663-\u0664"),
+    "penney": ("y", "n", "HHT", "THT", "HTH", "TTT", "10", "all", "1" * 30,
+               "hth", "HHHH", "t", "h"),
+}
+
+
+@pytest.mark.parametrize("game", registry.GAMES, ids=lambda game: game.name)
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_hostile_lines_at_every_prompt_of_a_game(game, data, tmp_path,
+                                                 monkeypatch):
+    """Whatever is typed at a game's questions (and at its commands' in the
+    room, RESET HER and the rest), through the room: each is answered in its
+    turn, the roll holds it all, the game's records add up, and the room
+    answers again when the game and its commands are over."""
+    monkeypatch.chdir(tmp_path)
+    typed = data.draw(st.lists(hostile_lines(*WORDS[game.name]),
+                               max_size=60), label="typed")
+    out = io.StringIO()
+    commands = [command.phrase for command in game.front_end().commands]
+    tty = RoomAndGames([f"play {game.name}", *commands, "look"], typed, out)
     store = Store.memory()
     store.notice = tty.say
-    status = asyncio.run(Room(tty, store, seed=1962).run())
-    return status, out.getvalue(), tty
-
-
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow])
-@given(typed=st.lists(lines, max_size=40))
-def test_the_room_and_every_game_survive_anything_typed_at_a_pipe(
-        typed, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # TEAR writes its files here
-    status, printed, tty = room_session(typed, tmp_path)
-    assert status == 0
+    assert asyncio.run(Room(tty, store, seed=1962).run()) == 0
+    printed = out.getvalue()
+    assert tty.paper() == printed
+    assert "Traceback" not in printed
+    paper, at = squashed(printed), 0
+    for prompt, answer in tty.asked:  # every question, then its answer
+        found = paper.find(squashed(prompt + answer), at)
+        assert found >= 0, (prompt, answer[:40])
+        at = found + len(squashed(prompt + answer))
+    after = printed.rsplit(f"{Room.PROMPT}look\n", 1)[1]
+    assert after.startswith(ROOM[:40])  # the game ended, the room answers
     assert printed.rstrip("\n").endswith(FAREWELL)
-    assert tty.paper() == printed  # the roll holds what was printed
-
-
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow])
-@given(game=st.sampled_from(registry.GAMES),
-       typed=st.lists(lines.filter(lambda line: not QUITTING.match(line)),
-                      max_size=30))
-def test_after_anything_typed_in_a_game_the_room_still_answers(
-        game, typed, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    # q and quit leave every game: then the room must still describe itself
-    script = [f"play {game.name}", *typed, "q", "q", "quit", "q", "quit",
-              "q", "look"]
-    status, printed, _ = room_session(script, tmp_path)
-    assert status == 0
-    assert "machine room of an old laboratory" in printed.split("> look")[-1] \
-        or printed.count("> look") == 0  # still inside a game at the end
-    assert printed.rstrip("\n").endswith(FAREWELL)
+    results_add_up(game.name, store, printed)
 
 
 # -- the same at a terminal ---------------------------------------------------

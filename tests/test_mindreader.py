@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
 import mindreader_awk as awk  # noqa: E402
 from mindreader_awk import PLAYERS, Replay, play_port  # noqa: E402
 import recording  # noqa: E402
-from recording import Recording, front_end, hostile_lines, squashed  # noqa: E402
+from recording import Recording, front_end, squashed  # noqa: E402
 from sources import source_text  # noqa: E402
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
@@ -329,21 +329,6 @@ def assert_the_roll_is_intact(tty: Recording, printed: str) -> None:
         found = paper.find(squashed(prompt + answer), at)
         assert found >= 0, (prompt, answer[:40])
         at = found + len(squashed(prompt + answer))
-
-
-HOSTILE = hostile_lines("h" * 100_000, "?", "h", "t", "HEADS", "\uff48", "seer", "MIXER")
-
-
-@settings(max_examples=40, deadline=None)
-@given(lines=st.lists(HOSTILE, max_size=30), ask=st.booleans())
-def test_hostile_lines_at_every_prompt_leave_the_roll_intact(lines, ask):
-    out = io.StringIO()
-    tty = Recording(io.StringIO("".join(line + "\n" for line in lines)), out)
-    recording.play("mindreader", tty, seed=3, ask_opponent=ask)
-    printed = out.getvalue()
-    assert printed.rstrip().endswith(SIGN_OFF)
-    assert_the_roll_is_intact(tty, printed)
-    assert len(tty.asked) <= len(lines)
 
 
 # --- choosing the opponent ----------------------------------------------------------

@@ -14,17 +14,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retro.common import plural
 from retro.cli import COMMANDS
 from retro.games.contract import FrontEnd, Game, RoomCommand
 from retro.games.registry import GAMES, game_called
-from retro.rooms.room import (FAREWELL, ROOM, FrontEnds, Room, game_named,
+from retro.rooms.room import (ROOM, FrontEnds, Room, game_named,
                               help_column, parse, scores_report, shown, tear)
 from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype, cells, graphemes
+
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -811,65 +812,6 @@ def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
 
 # -- hardening: whatever is typed, whatever the store does -------------------
 
-
-
-class RoomAndGames(StreamTeletype):
-    """A piped teletype with two inputs: one for the room's prompt, one for
-    every other question, so that whatever a game does with its answers, the
-    next line typed at the room's prompt reaches the room."""
-
-    def __init__(self, room_lines: list[str], game_lines: list[str], out):
-        encode = lambda lines: io.BytesIO("".join(  # noqa: E731
-            line + "\n" for line in lines).encode("utf-8", "surrogatepass"))
-        super().__init__(encode(room_lines), out)
-        self.room_input, self.game_input = self.instream, encode(game_lines)
-        self.room_ended = False
-
-    async def ask(self, prompt, choices=(), history="game"):
-        at_room = prompt == Room.PROMPT
-        self.instream = self.room_input if at_room else self.game_input
-        self.ended = self.room_ended if at_room else False
-        try:
-            return await super().ask(prompt, choices, history)
-        finally:
-            if at_room:
-                self.room_ended = self.ended
-
-
-HUGE = ["1" * 4301, "play " + "1" * 4301, "look at " + "9" * 5000,
-        "7-" + "4" * 4301, "x" * 100_000, "play " + "y" * 100_000]
-typed = st.one_of(
-    st.text(max_size=40),
-    st.text(alphabet=st.characters(max_codepoint=0x9F), max_size=20),
-    st.text(alphabet=st.characters(categories=["Nd", "No"]), max_size=6),
-    st.sampled_from(HUGE + ["\u00b2", "PLAY \u2463", "look at \u2462",
-                            "tear ~nosuchuser/x.txt", "t", "b", "h", "q"]),
-).map(lambda line: line.replace("\n", " ").replace("\r", " "))
-
-
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(room_lines=st.lists(typed, max_size=6),
-       game_lines=st.lists(typed, max_size=8))
-def test_whatever_is_typed_the_room_survives_and_keeps_its_roll(
-        room_lines, game_lines, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # a TEAR among the lines writes here
-    out = io.StringIO()
-    tty = RoomAndGames(room_lines + ["look"], game_lines, out)
-    room = Room(tty, Store.memory(clock=fixed_clock), seed=1)
-    obey = room.obey  # a QUIT among the lines must not end the session:
-
-    async def obey_but_stay(line):  # the last LOOK is the test
-        return await obey(line) or True
-
-    room.obey = obey_but_stay
-    assert run(room) == 0
-    paper = out.getvalue()
-    assert paper.endswith(tty.paper())  # the roll is what was printed since
-    after = paper.rsplit(f"{Room.PROMPT}look\n", 1)[1]  # a TEAR, if any
-    assert after.startswith(ROOM[:40])  # the last LOOK still answered
-    assert paper.rstrip().endswith(FAREWELL)
-    assert max(map(screen_width, paper.splitlines()), default=0) <= 72
 
 
 @given(st.sampled_from(["", " ", "play ", "PLAY "]), st.characters(),

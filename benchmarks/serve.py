@@ -9,8 +9,9 @@ subprocess with a temporary RETRO_HOME; every loop is bounded in count and
 in time. The clients are asyncio streams in this process.
 
 - people: N players (100, 500, then 1,000) connect at once, give a name
-  and play a whole mind-reader match against Shannon's machine (random h/t,
-  thinking 0.3-0.9 s before each play). Reported: how many finished, the
+  and play a whole mind-reader match against Shannon's machine (random h/t),
+  thinking 0.3-0.9 s before each line they type, as a person does: the
+  name, PLAY 1, the opponent and every play. Reported: how many finished, the
   p50 and p99 time from a line sent to the next prompt received, whether
   the store holds one result under each name, the server's peak resident
   memory (VmHWM) and the most threads it ran at once (sampled every 50 ms).
@@ -158,17 +159,19 @@ class Client:
         self.reader, self.writer = await asyncio.open_connection(HOST, port)
         await self.until(b"? ")
 
-    async def until(self, ending: bytes | tuple = PROMPTS) -> str:
-        """Read until what has come ends with a prompt; the text."""
+    async def until(self, ending: bytes | tuple = PROMPTS) -> bytes:
+        """Read until what has come ends with a prompt; the bytes (decoded
+        only where they are read: the client must cost less than the
+        server, or it is the client that is measured)."""
         got = b""
         while not got.endswith(ending):
             data = await self.reader.read(65536)
             if not data:
                 raise ConnectionError(f"{self.name}: closed after {got[-200:]!r}")
             got += data
-        return got.decode("utf-8", "replace")
+        return got
 
-    async def send(self, line: str, ending=PROMPTS) -> str:
+    async def send(self, line: str, ending=PROMPTS) -> bytes:
         sent = time.perf_counter()
         self.writer.write(line.encode() + b"\r\n")
         text = await self.until(ending)
@@ -179,17 +182,24 @@ class Client:
     async def match(self, rng: random.Random, think: tuple[float, float],
                     plays: str = "ht") -> str:
         """A whole mind-reader match against Shannon's machine; its score."""
+        await self.think(rng, think)
         await self.send("play 1")
+        await self.think(rng, think)
         text = await self.send("")  # the opponent: Shannon's, as the AWK
         for _ in range(400):  # a match is at most 100 rounds
-            if text.endswith("> "):
-                score = re.findall(r"\((\d+-\d+)\)", text)[-1]
+            if text.endswith(b"> "):
+                score = re.findall(r"\((\d+-\d+)\)", text.decode())[-1]
                 self.finished.append(score)
                 return score
-            if think[1]:
-                await asyncio.sleep(rng.uniform(*think))
+            await self.think(rng, think)
             text = await self.send(rng.choice(plays))
         raise RuntimeError("a match that never ended")
+
+    @staticmethod
+    async def think(rng: random.Random, think: tuple[float, float]) -> None:
+        """A person's pause before typing a line (none for a program)."""
+        if think[1]:
+            await asyncio.sleep(rng.uniform(*think))
 
     def close(self) -> None:
         self.writer.close()
@@ -212,11 +222,12 @@ async def players(port: int, count: int, prefix: str, rng: random.Random,
     """`count` clients, each playing `matches` (or until the clock)."""
     async def one(number: int) -> Client:
         client = Client(f"{prefix}{number}")
-        await client.connect(port)
-        await client.send(client.name)
         own = random.Random(rng.random())
+        await client.connect(port)
+        await client.think(own, think)
+        await client.send(client.name)
         for _ in range(matches):
-            if until is not None and time.monotonic() > until:
+            if until is not None and time.time() > until:
                 break
             await client.match(own, think, plays)
         return client
@@ -266,22 +277,44 @@ async def people(counts: list[int], rounds_think) -> None:
             print(f"     failed: {error!r}")
 
 
-async def saturation(count: int, seconds: float, profile: bool) -> None:
-    print(f"== saturation: {count} players answering at once, {seconds:g} s")
-    with tempfile.TemporaryDirectory() as home:
+def fast_players(port: int, count: int, prefix: str, seed: int,
+                 until: float) -> tuple[int, list[float], int]:
+    """`count` players as fast as the server answers, in this process: how
+    many lines, their latencies, how many failed (for a pool of clients)."""
+    clients = asyncio.run(asyncio.wait_for(players(
+        port, count, prefix, random.Random(seed), (0, 0), matches=10 ** 6,
+        until=until), LIMIT))
+    done = [c for c in clients if not isinstance(c, BaseException)]
+    return (sum(c.lines for c in done),
+            [t for c in done for t in c.latencies], len(clients) - len(done))
+
+
+async def saturation(count: int, seconds: float, profile: bool,
+                     processes: int) -> None:
+    print(f"== saturation: {count} players answering at once, {seconds:g} s,"
+          f" the clients in {processes} process(es) of their own")
+    from concurrent.futures import ProcessPoolExecutor
+
+    loop = asyncio.get_running_loop()
+    with tempfile.TemporaryDirectory() as home, \
+            ProcessPoolExecutor(processes) as pool:
         served = Served(Path(home))
         before, started = served.cpu(), time.monotonic()
-        clients = await asyncio.wait_for(players(
-            served.port, count, "s", random.Random(7), (0, 0), matches=10 ** 6,
-            until=time.monotonic() + seconds), LIMIT)
+        until = time.time() + seconds
+        shares = [count // processes + (n < count % processes)
+                  for n in range(processes)]
+        found = await asyncio.gather(*(
+            loop.run_in_executor(pool, fast_players, served.port, share,
+                                 f"s{n}-", 7 + n, until)
+            for n, share in enumerate(shares)))
         took, after = time.monotonic() - started, served.cpu()
-        done = [c for c in clients if not isinstance(c, BaseException)]
-        lines = sum(c.lines for c in done)
-        latencies = [t for c in done for t in c.latencies]
         served.stop()
+    lines = sum(part[0] for part in found)
+    latencies = [t for part in found for t in part[1]]
+    failed = sum(part[2] for part in found)
     cpu = {part: after[part] - before[part] for part in after}
     print(f"  {lines / took:7.0f} lines/s; {figures(latencies)}; "
-          f"{len(failures(clients))} failed")
+          f"{failed} failed")
     print(f"  server CPU per line: {1000 * sum(cpu.values()) / lines:.2f} ms"
           f" (event loop's thread {1000 * cpu['loop'] / lines:.2f} ms, "
           f"other threads {1000 * cpu['others'] / lines:.2f} ms)")
@@ -297,7 +330,7 @@ async def profiled(count: int, seconds: float) -> None:
         served = Served(Path(home) / "home", profile=dump)
         clients = await asyncio.wait_for(players(
             served.port, count, "s", random.Random(7), (0, 0), matches=10 ** 6,
-            until=time.monotonic() + seconds / 2), LIMIT)
+            until=time.time() + seconds / 2), LIMIT)
         lines = sum(c.lines for c in clients
                     if not isinstance(c, BaseException))
         served.stop()
@@ -437,7 +470,8 @@ async def main(args) -> None:
     if "people" in parts:
         await people([int(n) for n in args.people.split(",")], args)
     if "saturation" in parts:
-        await saturation(50, args.seconds, not args.no_profile)
+        await saturation(50, args.seconds, not args.no_profile,
+                         args.client_processes)
     if "faults" in parts:
         await kill_mid_load()
         await silent_and_garbage()
@@ -456,6 +490,11 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15.0,
                         help="how long the saturation run lasts "
                              "(default: 15)")
+    parser.add_argument("--client-processes", type=int, default=2,
+                        metavar="N",
+                        help="processes the saturation's clients run in "
+                             "(default: 2, so that the server, not one "
+                             "client process, is what saturates)")
     parser.add_argument("--no-profile", action="store_true",
                         help="skip the profiled saturation run")
     args = parser.parse_args()

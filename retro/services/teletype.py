@@ -93,7 +93,9 @@ class Carriage:
     def fold(self, text: str) -> str:
         """Return `text` with line breaks added where it passes the margin."""
         out: list[str] = []
-        for piece in self._PIECES.findall(printable(text).expandtabs()):
+        text = printable(text).expandtabs()
+        measure = len if text.isascii() else cells  # ASCII: a cell a letter
+        for piece in self._PIECES.findall(text):
             if piece == "\n":
                 out.append("\n")
                 self.home()
@@ -106,13 +108,14 @@ class Carriage:
                     self.held += len(piece)
             else:
                 self.bare = False
-                width = cells(piece)
+                width = measure(piece)
                 if self.column + self.held + width > self.width \
                         and self.column + self.held > self.indent:
                     self.new_line(out)
-                out.append(" " * self.held)
-                self.column += self.held
-                self.held = 0
+                if self.held:
+                    out.append(" " * self.held)
+                    self.column += self.held
+                    self.held = 0
                 if self.column + width <= self.width:
                     out.append(piece)
                     self.column += width
@@ -333,6 +336,15 @@ class StreamTeletype(Teletype):
         self.outstream.flush()
 
 
+IDLE = object()  # what the idle timer settles a wait with
+
+
+def settle(future: asyncio.Future, value: object = None) -> None:
+    """Complete `future` with `value`, if nothing has completed it yet."""
+    if not future.done():
+        future.set_result(value)
+
+
 class Signal(enum.Enum):
     """What a connection may hand a line teletype in place of a line."""
 
@@ -364,8 +376,8 @@ class LineTeletype(Teletype):
             self.interrupt()
         else:
             self.lines.append(line)
-        if self.listening is not None and not self.listening.done():
-            self.listening.set_result(None)
+        if self.listening is not None:
+            settle(self.listening)
 
     async def ask(self, prompt: str, choices: Choices = (),
                   history: str = "game") -> str:
@@ -407,17 +419,19 @@ class LineTeletype(Teletype):
                 return Signal.INTERRUPT
             if self.ended is not None:
                 return self.ended
-            left = None if deadline is None else deadline - loop.time()
-            self.listening = self.pausing = loop.create_future()
+            waiting = self.listening = self.pausing = loop.create_future()
+            timer = None if deadline is None else loop.call_at(
+                deadline, settle, waiting, IDLE)
             try:
-                await asyncio.wait_for(self.listening, left)
-            except asyncio.TimeoutError:
-                return None
+                if await waiting is IDLE:
+                    return None
             except asyncio.CancelledError:
                 if not self.interrupted:
                     raise  # the session itself is being cancelled
             finally:
                 self.listening = self.pausing = None
+                if timer is not None:
+                    timer.cancel()
         line = self.lines.popleft()
         if line is Signal.HANG_UP:
             self.ended = line

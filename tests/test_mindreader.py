@@ -27,7 +27,7 @@ from retro.games import mindreader as mr
 from retro.games.mindreader import read_play
 from retro.engines import mindreader as engine
 from retro.services.store import Store
-from retro.services.teletype import StreamTeletype
+from retro.services.teletype import Carriage, StreamTeletype
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helpers beside this file
 import mindreader_awk as awk  # noqa: E402
@@ -249,12 +249,13 @@ def test_the_banner_says_once_whose_score_is_whose():
 def test_help_prints_the_rules_and_asks_the_same_question_again():
     plain = run("h\nt\nh\n")
     helped = run("h\nhelp\nt\n?\nHELP\nh\n")
-    assert helped.count(mr.RULES) == 3
+    rules = Carriage().fold(mr.RULES + "\n")  # folded as the paper folds it
+    assert helped.count(rules) == 3
     assert "Please play" not in helped
-    assert helped.count("? help\n" + mr.RULES + "\n? t\n") == 1
+    assert helped.count("? help\n" + rules + "? t\n") == 1
     reports = lambda text: [line for line in text.splitlines() if line.startswith("You played")]
     assert reports(helped) == reports(plain)
-    assert all(len(line) <= 72 for line in mr.RULES.splitlines())
+    assert "\n" not in mr.RULES  # a paragraph, for the page to fold
 
 
 def test_a_match_of_another_length_counts_one_game_in_the_singular(
@@ -387,7 +388,7 @@ def test_the_chapter_shows_the_question_as_the_game_asks_it():
     assert typed == ["hal", "4"]          # a wrong name, then a number
     printed = run("".join(line + "\n" for line in typed) + "h\n",
                   ask_opponent=True)
-    assert printed.startswith(example + "\n" + mr.BANNER.splitlines()[0])
+    assert printed.startswith(example + "\n" + mr.title_box(72).splitlines()[0])
     assert "This time your mind is read by scp -- the Sibiu" in printed
 
 

@@ -87,7 +87,7 @@ def end_of_game(tty, game: Game, *, show_profile: bool) -> None:
     tty.say(f"YOU GOT {game.score} OUT OF {TURNS} CORRECT.")
     if show_profile:
         tty.say()
-        tty.say(profile_table(game.mind.profile))
+        tty.draw(profile_table(game.mind.profile))
     tty.say()
     tty.say()
 
@@ -185,7 +185,7 @@ async def play(tty, sitting: Sitting, *, keep: bool | None = None,
     """Flip: fifty turns of guessing against a computer that learns you."""
     rng = random.Random(sitting.seed)
     try:
-        tty.say(BANNER)
+        tty.draw(BANNER)
         if await read_yes_or_no(tty, "EXPLANATION (Y OR N)? ") == YES:
             tty.say(EXPLANATION)
         tty.say()

@@ -74,7 +74,7 @@ async def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
                     {FIRST: (), SECOND: tuple(draws)})
 
     tty.say()
-    tty.say(board_text(position))
+    tty.draw(board_text(position))
     while True:
         move = await your_move(tty, position)
         if move is None:
@@ -82,12 +82,12 @@ async def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
         moves.append(move)
         position = after(position, move)
         if game := over():
-            tty.say(board_text(position))
+            tty.draw(board_text(position))
             return game
         bead = draw(her, position, rng)
         if bead is None:
             box, _ = box_for(position)
-            tty.say(board_text(position))
+            tty.draw(board_text(position))
             tty.say(f"HER OPENS BOX {box.number}. IT IS EMPTY: SHE RESIGNS.")
             return Game(tuple(moves), FIRST, "resigned",
                         {FIRST: (), SECOND: tuple(draws)})
@@ -95,7 +95,7 @@ async def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
         draws.append(bead)
         moves.append(bead.move)
         position = after(position, bead.move)
-        tty.say(board_text(position))
+        tty.draw(board_text(position))
         if game := over():
             return game
 
@@ -139,7 +139,7 @@ async def your_move(tty, position: Position) -> Move | None:
             tty.say("YOUR MOVES NOW: " + ", ".join(map(str, legal)) + ".")
             continue
         if word in ("B", "BOARD"):
-            tty.say(board_text(position))
+            tty.draw(board_text(position))
             continue
         move = parse_move(answer, len(position.cells))
         if isinstance(move, str):
@@ -301,7 +301,7 @@ async def finish(tty, sitting: Sitting, memory: Memory,
     if her_won:
         tty.say("HER PUTS HER BEADS BACK IN THEIR BOXES.")
     tty.say()
-    tty.say(learning_curve(learned.record))
+    tty.draw(learning_curve(learned.record))
     tty.say()
     with saving(tty, unsaved_games(len(lessons))):
         if refused is not None:

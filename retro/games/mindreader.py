@@ -21,11 +21,11 @@ PLAYS = {"h": HEADS, "heads": HEADS, "t": TAILS, "tails": TAILS}
 QUITS = {"q", "quit"}
 HELPS = {"help", "?"}
 
-RULES = """\
-Type h (or heads) or t (or tails).  I make my guess before you
-type: if it matches your play I win the round, if not you do.  The
-score after each round is (yours-mine).  The match lasts 100
-rounds, or until one of us is 20 ahead; quit stops it unscored."""
+RULES = (
+    "Type h (or heads) or t (or tails).  I make my guess before you type: "
+    "if it matches your play I win the round, if not you do.  The score "
+    "after each round is (yours-mine).  The match lasts 100 rounds, or "
+    "until one of us is 20 ahead; quit stops it unscored.")
 
 
 def read_play(answer: str) -> int | None:
@@ -72,9 +72,8 @@ def list_opponents(tty, found: dict[str, str]) -> None:
     column = 2 + number_width + 2 + max(map(len, found)) + 2
     tty.say("Which machine shall read your mind?")
     for number, (name, description) in enumerate(found.items(), 1):
-        tty.say(textwrap.fill(description, width=70, initial_indent=(
-            f"  {number:>{number_width}}. {name}".ljust(column)),
-            subsequent_indent=" " * column))
+        tty.say(f"  {number:>{number_width}}. {name}".ljust(column)
+                + description, hang=column)
 
 
 async def choose_opponent(tty) -> str | None:
@@ -116,24 +115,34 @@ async def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
                 return None
 
 
-BANNER = """\
-+--------------------------------------------------------------+
-|  THE MIND READER                                             |
-|     a paper-teletype game after C. E. Shannon's Bell Labs    |
-|     memo of 1953, 'A Mind-Reading (?) Machine'               |
-+--------------------------------------------------------------+
-Let us match pennies.  Each round you pick heads or tails (h or t
-will do), and I guess which.  If I guess right I win the round;
-if I miss, you win it.  The score is shown as (yours-mine).  The
-match lasts 100 rounds, or until one of us is 20 ahead.  Type
-help for the rules, or quit to stop early."""
+TITLE = "THE MIND READER"
+SUBTITLE = ("a paper-teletype game after C. E. Shannon's Bell Labs memo of "
+            "1953, 'A Mind-Reading (?) Machine'")
+BOX = 64  # columns, when the page has them
+
+INTRODUCTION = (
+    "Let us match pennies.  Each round you pick heads or tails (h or t will "
+    "do), and I guess which.  If I guess right I win the round; if I miss, "
+    "you win it.  The score is shown as (yours-mine).  The match lasts 100 "
+    "rounds, or until one of us is 20 ahead.  Type help for the rules, or "
+    "quit to stop early.")
 
 SIGN_OFF = " T H A N K   Y O U   F O R   P L A Y I N G "
 
 
+def title_box(page: int) -> str:
+    """The title and subtitle in a box as wide as the page allows."""
+    inside = min(page, BOX) - 2
+    rows = [f"  {line}" for line in textwrap.wrap(TITLE, inside - 3)]
+    rows += [f"     {line}" for line in textwrap.wrap(SUBTITLE, inside - 6)]
+    rule = "+" + "-" * inside + "+"
+    return "\n".join([rule, *(f"|{row:<{inside}}|" for row in rows), rule])
+
+
 async def play_match(tty, machine, sitting: Sitting) -> None:
     """One match against `machine`, recorded in the store if it ends."""
-    tty.say(BANNER)
+    tty.draw(title_box(tty.page()))
+    tty.say(INTRODUCTION)
     if machine.name != "awk":
         tty.say(f"This time your mind is read by {machine.name} -- "
                 f"{opponents()[machine.name]}.")

@@ -9,7 +9,6 @@ import asyncio
 import itertools
 import random
 import re
-import textwrap
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,6 @@ from retro.common import new_seed, number_in, plural, quoted
 from retro.games.contract import FrontEnd, Game, RoomCommand, Sitting
 from retro.games.registry import GAMES
 from retro.services.store import Scoreboard, Store, StoreError
-from retro.services.teletype import WIDTH
 
 
 @dataclass(frozen=True)
@@ -293,13 +291,11 @@ def help_column(usages: Sequence[str]) -> int:
 
 
 def help_row(usage: str, about: str, column: int) -> str:
-    """One row of HELP: the usage, then what it does from `column` on."""
-    indent = " " * column
-    first, above = f"  {usage}".ljust(column), ""
+    """One row of HELP: the usage, then what it does from `column` on (to
+    be said with `hang=column`)."""
     if len(usage) + 3 > column:
-        first, above = indent, f"  {usage}\n"
-    return above + textwrap.fill(about, WIDTH, initial_indent=first,
-                                 subsequent_indent=indent)
+        return f"  {usage}\n" + " " * column + about
+    return f"  {usage}".ljust(column) + about
 
 
 @dataclass(frozen=True)
@@ -351,7 +347,7 @@ class Room:
 
     async def run(self) -> int:
         """The whole session; returns the exit status (always 0)."""
-        self.tty.say(BANNER)
+        self.tty.draw(BANNER)
         self.tty.say()
         self.look()
         while True:
@@ -392,8 +388,11 @@ class Room:
             self.tty.say(line)
 
     async def scores(self) -> None:
-        board = await self.store.run(Store.scoreboard)
-        self.say_lines(scores_report(board, self.games))
+        """The scoreboard: its table drawn, the newest games said."""
+        lines = scores_report(await self.store.run(Store.scoreboard), self.games)
+        table = lines.index("") if "" in lines else len(lines)
+        self.tty.draw("\n".join(lines[:table]))
+        self.say_lines(lines[table:])
 
     def say_puzzled(self, word: str) -> None:
         """The next of the replies to a word the room does not know."""
@@ -417,8 +416,7 @@ class Room:
         self.tty.say(ROOM)
         for number, game in enumerate(self.games, 1):
             self.tty.say()
-            self.tty.say(textwrap.fill(f"{number}. {game.description}",
-                                       WIDTH, subsequent_indent="   "))
+            self.tty.say(f"{number}. {game.description}", hang=3)
         self.tty.say()
 
     async def closer_look(self, game: Game) -> None:
@@ -488,13 +486,13 @@ class Room:
                  for extra in self.extras.values()]
         column = help_column([usage for usage, _ in self.help_rows + tuple(added)])
         self.tty.say("You can type:")
-        self.say_lines([help_row(usage, about, column)
-                        for usage, about in self.help_rows])
+        for usage, about in self.help_rows:
+            self.tty.say(help_row(usage, about, column), hang=column)
         self.tty.say(HELP_NOTES)
         if added:
             self.tty.say("The machines add:")
-            self.say_lines([help_row(usage, about, column)
-                            for usage, about in added])
+            for usage, about in added:
+                self.tty.say(help_row(usage, about, column), hang=column)
 
     def choices(self) -> dict[str, list[str]]:
         """What Tab completes at the room's prompt, by the words before it."""

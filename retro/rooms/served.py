@@ -221,8 +221,7 @@ BAUDS = (0, 50, 75, 110, 134, 150, 300, 600, 1200, 2400, 4800, 9600)
 def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
     """WHO, BAUD and the served room's TEAR, for one session's room."""
     def who(said: Meaning) -> None:
-        for line in who_is_on(session.server.on_line(), session):
-            tty.say(line)
+        tty.draw("\n".join(who_is_on(session.server.on_line(), session)))
     return (Verb("who", "WHO", "who is on line, and what each is doing",
                  who),
             Verb("baud", "BAUD [N]", "your paper's pace: BAUD 110 is a "

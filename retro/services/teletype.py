@@ -81,6 +81,7 @@ class Carriage:
 
     def __init__(self, width: int = WIDTH):
         self.width = width
+        self.hang = 0
         self.home()
 
     def home(self) -> None:
@@ -90,8 +91,10 @@ class Carriage:
         self.held = 0  # spaces waiting for the next word
         self.bare = True  # nothing but indentation on this line yet
 
-    def fold(self, text: str) -> str:
-        """Return `text` with line breaks added where it passes the margin."""
+    def fold(self, text: str, hang: int = 0) -> str:
+        """Return `text` with line breaks added where it passes the margin;
+        a line it continues is indented to `hang`, at least."""
+        self.hang = hang
         out: list[str] = []
         text = printable(text).expandtabs()
         measure = len if text.isascii() else cells  # ASCII: a cell a letter
@@ -132,7 +135,7 @@ class Carriage:
 
     def new_line(self, out: list[str]) -> None:
         """Fold: a line ending, then the indentation (at most half the page)."""
-        self.indent = min(self.indent, self.width // 2)
+        self.indent = min(max(self.indent, self.hang), self.width // 2)
         out.append("\n" + " " * self.indent)
         self.column, self.held = self.indent, 0
 
@@ -199,16 +202,30 @@ class Teletype:
         self.interrupted = False  # Ctrl-C, not yet raised in the game
         self.pausing: asyncio.Future | None = None
 
-    def say(self, text: str = "") -> None:
-        """Print `text` (which may hold several lines) and end the line."""
-        self._type(self._fold(str(text) + "\n"))
+    def say(self, text: str = "", *, hang: int = 0) -> None:
+        """Print `text` (which may hold several lines) and end the line;
+        a line folded goes on at column `hang`, or its own indentation."""
+        self._type(self._fold(str(text) + "\n", hang))
+
+    def draw(self, text: str) -> None:
+        """Print a drawing (a board, a table, a curve) just as it is laid out:
+        no line of it folded or re-indented."""
+        if self.carriage.column:
+            self._type(self._fold("\n"))  # a drawing starts a fresh line
+        self._type(printable(str(text)).expandtabs() + "\n")
+        self.carriage.home()
 
     async def ask(self, prompt: str, choices: Choices = (),
                   history: str = "game") -> str:
         raise NotImplementedError
 
-    def _fold(self, text: str) -> str:
-        return self.carriage.fold(text)
+    def page(self) -> int:
+        """The width the paper folds at now, in columns."""
+        return self.width
+
+    def _fold(self, text: str, hang: int = 0) -> str:
+        self.carriage.width = self.page()
+        return self.carriage.fold(text, hang)
 
     def _type(self, text: str) -> None:
         if not text:
@@ -486,14 +503,13 @@ class TerminalTeletype(Teletype):
         return bounded_history(self.history.with_name(
             f"{self.history.name}-{name}"))
 
-    def _fold(self, text: str) -> str:
+    def page(self) -> int:
         try:
             columns = int(self.columns())
         except (OSError, ValueError):
             columns = 0
         page = min(self.width, columns) if columns > 0 else self.width
-        self.carriage.width = max(page, NARROWEST)
-        return self.carriage.fold(text)
+        return max(page, NARROWEST)
 
     async def ask(self, prompt: str, choices: Choices = (),
                   history: str = "game") -> str:

@@ -405,14 +405,19 @@ def test_the_profile_table():
     profile[History(YES, NO, YES, YES).situation()] = 0.2
     profile[History(NO, NO, NO, NO).situation()] = 0.6
     table = profile_table(profile).splitlines()
-    assert table[5] == "TURN BEFORE   N/N  N/Y  Y/N  Y/Y"
-    assert table[6] == "    N/N        60   --   --   --"
-    assert table[8] == "    Y/N        --   --   --   20"
+    top = table.index("TURN BEFORE   N/N  N/Y  Y/N  Y/Y")
+    assert table[top + 1] == "    N/N        60   --   --   --"
+    assert table[top + 3] == "    Y/N        --   --   --   20"
+    assert "ESTIMATES" in " ".join(table[:top])  # the computer's beliefs
     assert all(len(line) <= 72 for line in table)
 
 
-def test_results_count_a_win_a_loss_and_a_draw():
-    assert [flip.outcome(n) for n in (26, 25, 24)] == ["win", "draw", "loss"]
+def test_a_good_score_is_a_win_as_the_game_says():
+    said = run("y\n")  # the explanation, then the input ends
+    good = int(re.search(r"A SCORE OF (\d+) OR MORE\s+IS GOOD", said).group(1))
+    assert good == 24  # the listing's words
+    assert [flip.outcome(n) for n in (50, good, good - 1, 0)] == \
+        ["win", "win", "loss", "loss"]
 
 
 def test_play_options():

@@ -289,8 +289,8 @@ def test_terminal_tab_completes_the_choices(terminal):
     tty, keys, _ = terminal
     type_then_enter(keys, "sc\t")
     assert ask(tty, "> ", ["look", "scores", "play"]) == "scores"
-    type_then_enter(keys, "PL\t")
-    assert ask(tty, "> ", lambda: ["look", "scores", "play"]) == "play"
+    type_then_enter(keys, "PL\t")  # in the case the player types in
+    assert ask(tty, "> ", lambda: ["look", "scores", "play"]) == "PLAY"
 
 
 def test_terminal_at_a_slow_baud_types_the_prompt_then_returns(tmp_path):
@@ -525,6 +525,16 @@ def offered(choices, text):
 ROOM = {"": ["look", "play", "plan", "scores"],
         "play": ["penney", "flip", "hexapawn"],
         "look at": ["penney", "flip"]}
+
+
+def test_a_choice_is_offered_in_the_case_being_typed():
+    assert offered(ROOM, "PLAY F") == ["FLIP"]
+    assert offered(ROOM, "play f") == ["flip"]
+    assert offered(ROOM, "PLAY ") == ["PENNEY", "FLIP", "HEXAPAWN"]
+    assert offered(["Y", "N", "HELP", "QUIT"], "h") == ["help"]
+    assert offered(["Y", "N", "HELP", "QUIT"], "") == ["Y", "N", "HELP",
+                                                      "QUIT"]
+    assert offered(["heads", "Tails"], "Ta") == ["Tails"]  # its own case
 
 
 def test_after_play_only_the_machines_are_offered():

@@ -66,9 +66,10 @@ def profile_table(profile: Sequence[float]) -> str:
     """The sixteen estimates as a 4 by 4 table a person can read."""
     pairs = [(guess, answer) for guess in (NO, YES) for answer in (NO, YES)]
     name = {(g, a): f"{'NY'[g]}/{'NY'[a]}" for g, a in pairs}
-    lines = ["YOUR PROFILE: THE CHANCE (IN PERCENT) THAT YOU SAY YES",
-             "AFTER TWO TURNS.  Y/N MEANS YOU SAID YES, THE COMPUTER NO;",
-             "-- MEANS THE COMPUTER HAS NOT SEEN THOSE TWO TURNS YET.",
+    lines = ["YOUR PROFILE, AS THE COMPUTER ESTIMATES IT: THE CHANCE",
+             "(IN PERCENT) THAT YOU SAY YES AFTER TWO TURNS.  Y/N MEANS",
+             "YOU SAID YES, THE COMPUTER NO; -- MEANS IT HAS LEARNED",
+             "NOTHING OF THOSE TWO TURNS YET, AND GUESSES FIFTY-FIFTY.",
              "",
              "              LAST TURN",
              "TURN BEFORE " + "".join(f"{name[p]:>5}" for p in pairs)]
@@ -92,11 +93,12 @@ def end_of_game(tty, game: Game, *, show_profile: bool) -> None:
     tty.say()
 
 
+GOOD = TURNS // 2 - 1  # "A SCORE OF 24 OR MORE IS GOOD"
+
+
 def outcome(score: int) -> str:
-    """The game from your side: more than half the turns is a win."""
-    if 2 * score > TURNS:
-        return "win"
-    return "loss" if 2 * score < TURNS else "draw"
+    """The game from your side, by the game's own measure: good is a win."""
+    return "win" if score >= GOOD else "loss"
 
 
 def record(store, sitting: Sitting, game: Game, *, number: int,
@@ -174,7 +176,7 @@ FIRST IT IS PURE CHANCE, FIFTY-FIFTY; LATER THE
 COMPUTER LOOKS FOR PATTERNS IN YOUR GUESSING AND
 TURNS THEM AGAINST YOU.
 
-THE GAME LASTS {TURNS} TURNS.  A SCORE OF {TURNS // 2 - 1} OR MORE
+THE GAME LASTS {TURNS} TURNS.  A SCORE OF {GOOD} OR MORE
 IS GOOD.  WHEN YOU WIN A TURN, THE NEXT LINE STARTS
 WITH AN ASTERISK ('*').
 """

@@ -613,27 +613,33 @@ def bounded_history(path: Path | None):
 
 def completer(choices: Choices):
     """A prompt_toolkit completer for `choices`, or None for none."""
-    from prompt_toolkit.completion import Completer, Completion, WordCompleter
+    from prompt_toolkit.completion import Completer, Completion
 
-    if not callable(choices) and not isinstance(choices, Mapping):
-        words = list(choices)
-        return WordCompleter(words, ignore_case=True) if words else None
+    if not callable(choices) and not isinstance(choices, Mapping) \
+            and not list(choices):
+        return None
 
     class Offer(Completer):
         def get_completions(self, document, complete_event):
             menu = choices() if callable(choices) else choices
-            if not isinstance(menu, Mapping):
-                yield from WordCompleter(list(menu), ignore_case=True) \
-                    .get_completions(document, complete_event)
-                return
             before = document.text_before_cursor
             words = before.split()
             typing = "" if not words or before[-1].isspace() else words.pop()
-            for choice in menu.get(" ".join(words).lower(), ()):
+            offered = (menu.get(" ".join(words).lower(), ())
+                       if isinstance(menu, Mapping) else menu)
+            for choice in offered:
                 if choice.lower().startswith(typing.lower()):
-                    yield Completion(choice, start_position=-len(typing))
+                    yield Completion(in_the_case_of(typing or before, choice),
+                                     start_position=-len(typing))
 
     return Offer()
+
+
+def in_the_case_of(typed: str, choice: str) -> str:
+    """`choice` in the case of `typed`: capitals, small letters, or its own."""
+    if typed.isupper():
+        return choice.upper()
+    return choice.lower() if typed.islower() else choice
 
 
 def open_teletype(*, stdin=None, stdout=None,

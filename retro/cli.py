@@ -243,7 +243,7 @@ def play_command(args) -> int:
     store, tty, transcript = open_session(args)
     try:
         ending = at_console(tty, play_game(
-            game, installed.front_end, tty, store, seed=seed,
+            game, installed.front_end.play, tty, store, seed=seed,
             options=options))
     finally:
         store.close()

@@ -9,7 +9,7 @@ import re
 
 from hypothesis import strategies as st
 
-from retro.games.contract import FrontEnd, Sitting
+from retro.games.contract import Abandoned, FrontEnd, Sitting
 from retro.games.registry import game_called
 from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
@@ -27,18 +27,32 @@ def sitting(name: str, store: Store | None = None, seed: int = 0) -> Sitting:
 
 
 def play(name: str, tty, *, store: Store | None = None, seed: int = 0,
-         **options) -> None:
+         **options) -> str:
     """Play the game `name` on `tty` to its end, on an event loop of its
-    own (Ctrl-C and the end of input come out, as the room gets them)."""
-    asyncio.run(front_end(name).play(tty, sitting(name, store, seed),
-                                     **options))
+    own; how it ended, as the room tells it: "over", "left" (abandoned with
+    quit) or "eof" (abandoned at the end of the input). A Ctrl-C comes out
+    as the KeyboardInterrupt the room gets."""
+    return ending(front_end(name).play(tty, sitting(name, store, seed),
+                                       **options))
 
 
 def command(name: str, phrase: str, tty, *, store: Store | None = None,
-            seed: int = 0) -> None:
-    """Run the room command `phrase` of the game `name` on `tty`."""
+            seed: int = 0) -> str:
+    """Run the room command `phrase` of the game `name` on `tty`; how it
+    ended, as `play` says."""
     found = {c.phrase: c for c in front_end(name).commands}[phrase]
-    asyncio.run(found.action(tty, sitting(name, store, seed)))
+    return ending(found.action(tty, sitting(name, store, seed)))
+
+
+def ending(conversation) -> str:
+    """Run `conversation` to its end: "over", "left" or "eof"."""
+    try:
+        asyncio.run(conversation)
+    except Abandoned:
+        return "left"
+    except EOFError:
+        return "eof"
+    return "over"
 
 # what any prompt may be sent: other scripts' digits, huge numbers and lines,
 # control characters, format characters, words a game knows, format codes

@@ -380,8 +380,10 @@ def test_the_end_of_input_ends_the_game_cleanly_mid_game():
 
 def test_quit_abandons_the_game_and_keeps_her_as_she_was():
     store = Store.memory()
-    printed = run("8-5\nquit\n", store=store)
-    assert "GAME ABANDONED. HER BEADS ARE AS THEY WERE." in printed
+    out = io.StringIO()
+    tty = StreamTeletype(io.StringIO("8-5\nquit\n"), out)
+    assert play("hexapawn", tty, store=store, seed=1962) == "left"
+    assert out.getvalue().endswith("YOUR MOVE? quit\nHER BEADS ARE AS THEY WERE.\n")
     assert store.get(hexapawn.HER_KEY) is None
     assert store.results() == []
 
@@ -855,7 +857,7 @@ def test_a_move_of_thousands_of_digits_at_the_command_line_is_one_line(tmp_path)
     assert done.returncode == 0 and done.stderr == b""
     assert 'THERE IS NO SQUARE "44444444444444444444...": THE SQUARES ARE 1 TO 9.' in printed
     assert printed.count("TYPE A MOVE AS THE SQUARE YOU LEAVE") == 3
-    assert printed.rstrip().endswith("GAME ABANDONED. HER BEADS ARE AS THEY WERE.")
+    assert printed.endswith("HER BEADS ARE AS THEY WERE.\n\n*** GAME ABANDONED ***\n")
 
 
 def test_the_chapter_shows_the_limits_the_command_keeps(capsys):

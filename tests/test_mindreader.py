@@ -388,7 +388,7 @@ def test_the_chapter_shows_the_question_as_the_game_asks_it():
     assert typed == ["hal", "4"]          # a wrong name, then a number
     printed = run("".join(line + "\n" for line in typed) + "h\n",
                   ask_opponent=True)
-    assert printed.startswith(example + "\n" + mr.title_box(72).splitlines()[0])
+    assert printed.startswith(example + "\n" + mr.title_box("The Mind Reader", 72).splitlines()[0])
     assert "This time your mind is read by scp -- the Sibiu" in printed
 
 

@@ -163,8 +163,9 @@ def interrupt(answers: str, when: str, after: str = "") -> tuple[str, Store]:
     from retro.rooms.room import play_game
     store = Store.memory()
     tty = Interrupted(answers, when, after)
-    assert asyncio.run(play_game(game_called("penney"), front_end("penney"),
-                                 tty, store, seed=4)) == "abandoned"
+    assert asyncio.run(play_game(game_called("penney"),
+                                 front_end("penney").play, tty, store,
+                                 seed=4)) == "abandoned"
     return tty.outstream.getvalue(), store
 
 

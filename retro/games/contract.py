@@ -15,7 +15,8 @@ class FrontEnd(namedtuple("FrontEnd", "play add_options commands",
     __slots__ = ()
 
 
-class RoomCommand(namedtuple("RoomCommand", "phrase about action")):
+class RoomCommand(namedtuple("RoomCommand", "phrase about action plays",
+                             defaults=(False,))):
     """A command a game adds to the room: RESET HER, and what it does."""
 
     __slots__ = ()
@@ -25,6 +26,18 @@ class Sitting(namedtuple("Sitting", "game store seed")):
     """One player sat down at one game: what the game is handed."""
 
     __slots__ = ()
+
+
+QUIT_WORDS = frozenset({"q", "quit", "leave", "exit", "stop"})
+
+
+def is_quit(answer: str) -> bool:
+    """Whether `answer` asks to leave the game, in any case."""
+    return answer.strip().lower() in QUIT_WORDS
+
+
+class Abandoned(Exception):
+    """The player left a game before it ended: nothing of it is kept."""
 
 
 class Game(namedtuple("Game", "name title aliases description front_end "

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
-from retro.games.contract import FrontEnd, RoomCommand, Sitting
+from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
+                                  is_quit)
 from retro.services.store import Store, StoreError, saving
 
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
-QUITS = {"Q", "QUIT"}
 
 HELP = """\
 ANSWER Y FOR YES OR N FOR NO; ONLY THE FIRST
@@ -27,7 +27,7 @@ Q OR QUIT STOPS; A GAME NOT FINISHED IS NOT COUNTED."""
 
 
 class Quit(Exception):
-    """The player typed Q or QUIT at a question."""
+    """The player typed QUIT (or Q, or another word for leaving)."""
 
 
 async def read_yes_or_no(tty, prompt: str) -> int:
@@ -39,7 +39,7 @@ async def read_yes_or_no(tty, prompt: str) -> int:
             return YES
         if first == "N":
             return NO
-        if word in QUITS:
+        if is_quit(word):
             raise Quit
         if word == "HELP":
             tty.say(HELP)
@@ -204,17 +204,27 @@ async def play(tty, sitting: Sitting, *, keep: bool | None = None,
             await save(tty, sitting, game, number=number, kept=kept,
                        profile=saves)
             end_of_game(tty, game, show_profile=show_profile)
-            if await read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
+            kept = await between_games(tty, keep=keep, remember=remember)
+            if kept is None:
                 return
-            if remember or keep is not None:
-                kept = remember or keep
-            else:
-                kept = await read_yes_or_no(
-                    tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
             profile = game.mind.profile if kept else fresh_profile()
             number += 1
-    except (EOFError, Quit):
-        return
+    except Quit:
+        raise Abandoned from None
+
+
+async def between_games(tty, *, keep: bool | None,
+                        remember: bool) -> bool | None:
+    """Another game? None if not; else whether to keep what was learned."""
+    try:
+        if await read_yes_or_no(tty, "PLAY AGAIN (Y OR N)? ") == NO:
+            return None
+        if remember or keep is not None:
+            return remember or keep
+        return await read_yes_or_no(
+            tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
+    except (Quit, EOFError):  # every game played was finished
+        return None
 
 
 async def save(tty, sitting: Sitting, game: Game, *, number: int,
@@ -263,7 +273,7 @@ async def play_with_memory(tty, sitting: Sitting) -> None:
 
 FRONT_END = FrontEnd(play, add_options=add_play_options, commands=(
     RoomCommand("PLAY FLIP WITH MEMORY", "Play Flip against a computer that "
-                "remembers you between visits.", play_with_memory),
+                "remembers you between visits.", play_with_memory, plays=True),
     RoomCommand("FORGET FLIP", "Make Flip forget the profile it saved about "
                 "you.", forget),
 ))

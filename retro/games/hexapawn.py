@@ -18,7 +18,8 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     draw, fresh, learn, learning_curve,
                                     lesson, matchboxes, possessive,
                                     robot_from_json, robot_json)
-from retro.games.contract import FrontEnd, RoomCommand, Sitting
+from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
+                                  is_quit)
 from retro.services.store import Store, StoreError, saving
 
 
@@ -48,18 +49,18 @@ async def play(tty, sitting: Sitting) -> None:
     tty.say(INTRODUCTION)
     tty.say()
     tty.say(her_so_far(memory))
-    try:
-        while True:
-            game = await one_game(tty, memory.her, rng)
-            if game is None:
-                tty.say("GAME ABANDONED. HER BEADS ARE AS THEY WERE.")
-                return
-            memory = await finish(tty, sitting, memory, game)
+    while True:
+        game = await one_game(tty, memory.her, rng)
+        if game is None:
+            tty.say("HER BEADS ARE AS THEY WERE.")
+            raise Abandoned
+        memory = await finish(tty, sitting, memory, game)
+        try:
             if not await yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
                                    ANOTHER_GAME):
                 return
-    except EOFError:
-        return
+        except EOFError:  # every game played was finished
+            return
 
 
 async def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
@@ -122,7 +123,6 @@ def opening_the_box(robot: Robot, bead: Draw) -> str:
 
 
 HELP_WORDS = ("H", "HELP", "?")
-QUIT_WORDS = ("Q", "QUIT", "STOP")
 
 
 async def your_move(tty, position: Position) -> Move | None:
@@ -132,7 +132,7 @@ async def your_move(tty, position: Position) -> Move | None:
     while True:
         answer = await tty.ask("YOUR MOVE? ", choices)
         word = answer.upper()
-        if word in QUIT_WORDS:
+        if is_quit(word):
             return None
         if word in HELP_WORDS:
             tty.say(RULES)
@@ -162,7 +162,7 @@ async def yes_or_no(tty, question: str, helping: str) -> bool:
         word = (await tty.ask(question, ["Y", "N", "HELP", "QUIT"])).upper()
         if word in ("Y", "YES"):
             return True
-        if word in ("N", "NO") + QUIT_WORDS:
+        if word in ("N", "NO") or is_quit(word):
             return False
         tty.say(helping if word in HELP_WORDS else "PLEASE ANSWER Y OR N.")
 

@@ -13,12 +13,11 @@ from retro.common import number_in, quoted
 from retro.engines import machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
-from retro.games.contract import FrontEnd, Sitting
+from retro.games.contract import Abandoned, FrontEnd, Sitting, is_quit
 from retro.services.store import saving
 
 
 PLAYS = {"h": HEADS, "heads": HEADS, "t": TAILS, "tails": TAILS}
-QUITS = {"q", "quit"}
 HELPS = {"help", "?"}
 
 RULES = (
@@ -42,7 +41,7 @@ async def ask_play(tty, prompt: str) -> int | None:
         if play is not None:
             return play
         word = answer.strip().lower()
-        if word in QUITS:
+        if is_quit(word):
             return None
         if word in HELPS:
             tty.say(RULES)
@@ -76,8 +75,8 @@ def list_opponents(tty, found: dict[str, str]) -> None:
                 + description, hang=column)
 
 
-async def choose_opponent(tty) -> str | None:
-    """Ask which machine to face; an empty answer is awk, quit is None."""
+async def choose_opponent(tty) -> str:
+    """Ask which machine to face; an empty answer is awk, quit leaves."""
     found = opponents()
     list_opponents(tty, found)
     names = list(found)
@@ -91,8 +90,8 @@ async def choose_opponent(tty) -> str | None:
             return name
         if number is not None and 1 <= number <= len(names):
             return names[number - 1]
-        if name in QUITS:
-            return None
+        if is_quit(name):
+            raise Abandoned
         if name in HELPS:
             tty.say(OPPONENT_HELP)
             continue
@@ -105,8 +104,6 @@ async def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
     while True:
         if ask:
             name = await choose_opponent(tty)
-            if name is None:
-                return None
         try:
             return machines.make_machine(name, rng)
         except machines.MachineError as error:
@@ -115,7 +112,6 @@ async def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
                 return None
 
 
-TITLE = "THE MIND READER"
 SUBTITLE = ("a paper-teletype game after C. E. Shannon's Bell Labs memo of "
             "1953, 'A Mind-Reading (?) Machine'")
 BOX = 64  # columns, when the page has them
@@ -130,10 +126,10 @@ INTRODUCTION = (
 SIGN_OFF = " T H A N K   Y O U   F O R   P L A Y I N G "
 
 
-def title_box(page: int) -> str:
+def title_box(title: str, page: int) -> str:
     """The title and subtitle in a box as wide as the page allows."""
     inside = min(page, BOX) - 2
-    rows = [f"  {line}" for line in textwrap.wrap(TITLE, inside - 3)]
+    rows = [f"  {line}" for line in textwrap.wrap(title.upper(), inside - 3)]
     rows += [f"     {line}" for line in textwrap.wrap(SUBTITLE, inside - 6)]
     rule = "+" + "-" * inside + "+"
     return "\n".join([rule, *(f"|{row:<{inside}}|" for row in rows), rule])
@@ -141,7 +137,7 @@ def title_box(page: int) -> str:
 
 async def play_match(tty, machine, sitting: Sitting) -> None:
     """One match against `machine`, recorded in the store if it ends."""
-    tty.draw(title_box(tty.page()))
+    tty.draw(title_box(sitting.game.title, tty.page()))
     tty.say(INTRODUCTION)
     if machine.name != "awk":
         tty.say(f"This time your mind is read by {machine.name} -- "
@@ -152,7 +148,7 @@ async def play_match(tty, machine, sitting: Sitting) -> None:
         guess = machine.choose()
         player = await ask_play(tty, prompt)
         if player is None:
-            return
+            raise Abandoned
         score = score.after(player, guess)
         tty.say(report(player, guess, score))
         machine.learn(player)
@@ -194,8 +190,9 @@ async def play(tty, sitting: Sitting, *, opponent: str = "awk",
         machine = await meet_opponent(tty, opponent, rng, ask=ask_opponent)
         if machine is not None:
             await play_match(tty, machine, sitting)
-    except EOFError:
-        pass
+    except (Abandoned, EOFError):
+        tty.say(SIGN_OFF)  # as the AWK's END block runs at the end of input
+        raise
     tty.say(SIGN_OFF)
 
 

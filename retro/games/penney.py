@@ -14,7 +14,7 @@ from retro.common import number_in, plural, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, parse_pattern,
                                        toss_until)
-from retro.games.contract import FrontEnd, Sitting
+from retro.games.contract import FrontEnd, Sitting, is_quit
 from retro.services.store import StoreError
 
 
@@ -151,7 +151,6 @@ async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
     return after
 
 
-QUIT = {"q", "quit", "leave", "exit"}
 HELP = {"help", "?"}
 
 
@@ -160,7 +159,7 @@ async def ask(tty, prompt: str, read, rules: str, choices=()):
     while True:
         answer = await tty.ask(prompt, choices)
         word = answer.lower()
-        if word in QUIT:
+        if is_quit(word):
             raise Leave
         if word in HELP:
             tty.say(rules)

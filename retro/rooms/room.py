@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from retro.common import new_seed, number_in, plural, quoted
-from retro.games.contract import FrontEnd, Game, RoomCommand, Sitting
+from retro.games.contract import (Abandoned, FrontEnd, Game, RoomCommand,
+                                  Sitting)
 from retro.games.registry import GAMES
 from retro.services.store import Scoreboard, Store, StoreError
 
@@ -168,19 +169,18 @@ def names_of(names: Sequence[str]) -> str:
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
-async def play_game(game: Game, front_end: FrontEnd, tty, store: Store, *,
-                    seed: int, options: dict | None = None) -> str:
-    """Play one game; how it ended: "over", "eof", "abandoned", "stopped"."""
+async def play_game(game: Game, conversation: Callable, tty, store: Store,
+                    *, seed: int, options: dict | None = None) -> str:
+    """Play one game; how it ended: "over", "left", "abandoned" (Ctrl-C),
+    "eof" or "stopped"."""
     try:
-        await front_end.play(tty, Sitting(game, store, seed),
-                             **(options or {}))
+        await conversation(tty, Sitting(game, store, seed), **(options or {}))
         ending = "over"
-    except EOFError:
-        ending = "eof"
-    except KeyboardInterrupt:
+    except (Abandoned, KeyboardInterrupt, EOFError) as left:
         tty.say()
         tty.say("*** GAME ABANDONED ***")
-        ending = "abandoned"
+        ending = {Abandoned: "left", KeyboardInterrupt: "abandoned",
+                  EOFError: "eof"}[type(left)]
     except StoreError as error:
         tty.say()
         tty.say(f"*** GAME STOPPED: {str(error).rstrip('.')} ***")
@@ -462,13 +462,17 @@ class Room:
             self.tty.say(f"{game.title} is out of order ({installed.trouble}). "
                          f"Try another machine.")
             return
+        await self.seat(game, installed.front_end.play, dict(game.room_options))
+
+    async def seat(self, game: Game, conversation: Callable,
+                   options: dict) -> None:
+        """Sit the player down at `game`, play, and bring them back."""
         self.tty.say(f"You sit down at {game.title}.")
         self.tty.say()
         self.playing = game
         try:
-            await play_game(game, installed.front_end, self.tty, self.store,
-                            seed=new_seed(self.seeds),
-                            options=dict(game.room_options))
+            await play_game(game, conversation, self.tty, self.store,
+                            seed=new_seed(self.seeds), options=options)
         finally:
             self.playing = None
         self.tty.say()
@@ -508,6 +512,9 @@ class Room:
         return offers
 
     async def run_extra(self, extra: GameCommand) -> None:
+        if extra.command.plays:  # PLAY FLIP WITH MEMORY: seated, as for PLAY
+            await self.seat(extra.game, extra.command.action, {})
+            return
         phrase = extra.command.phrase.upper()
         try:
             await extra.command.action(

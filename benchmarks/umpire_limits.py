@@ -4,7 +4,8 @@
 
 First it measures what the umpire's cost table (retro.engines.umpire.
 MICROSECONDS and GAME_MICROSECONDS) claims: microseconds a play for every
-machine (half of one long game against itself, per round) and for a game of
+machine and player (half of one long game against itself, per round), the
+people chapter's two rules and mixed person among them, and for a game of
 one play. A measured figure above the table's is marked "OVER": the table
 should be raised, or a tournament the umpire accepts may take longer than
 about a minute.
@@ -29,18 +30,31 @@ import subprocess
 import sys
 import time
 
-from retro.engines.machines import MACHINES, make_machine
+from retro.engines import people
+from retro.engines.machines import MACHINES, PLAYERS, make_machine
 from retro.engines.umpire import (GAME_MICROSECONDS, MAX_LENGTH,
                                   MICROSECONDS, most_games, one_game,
                                   play_game)
+
+# the people chapter's rules and mixed person, made by class where the
+# registry does not list them
+OWN = {"switch": people.GuessSwitch,
+       "switch-half": people.GuessSwitchWhileHalf,
+       "human-mixed": people.Mixed}
+
+
+def make(name: str, rng: random.Random):
+    if name in MACHINES or name in PLAYERS:
+        return make_machine(name, rng)
+    return OWN[name](rng)
 
 
 def per_play(name: str, plays: int = 4000) -> float:
     """Microseconds a play of `name`: one game against itself, per side."""
     best = float("inf")
     for seed in range(3):
-        a, b = (make_machine(name, random.Random(seed)),
-                make_machine(name, random.Random(seed + 100)))
+        a, b = (make(name, random.Random(seed)),
+                make(name, random.Random(seed + 100)))
         start = time.process_time()
         play_game(a, b, (plays,))
         best = min(best, time.process_time() - start)
@@ -77,10 +91,12 @@ def main() -> None:
     args = parser.parse_args()
 
     print("microseconds a play: measured (best of 3) vs the umpire's table")
-    for name in MACHINES:
+    names = [*MACHINES, *PLAYERS,
+             *(name for name in OWN if name not in {*MACHINES, *PLAYERS})]
+    for name in names:
         measured, table = per_play(name), MICROSECONDS.get(name)
         mark = "  OVER" if table is None or measured > table else ""
-        print(f"  {name:<6} {measured:7.2f}  {table}{mark}")
+        print(f"  {name:<17} {measured:7.2f}  {table}{mark}")
     worst = max(per_game(name) for name in MACHINES)
     mark = "  OVER" if worst > GAME_MICROSECONDS else ""
     print(f"  a game of one play, the dearest machine: {worst:.1f} "

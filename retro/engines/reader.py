@@ -7,133 +7,164 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 
 from retro.engines.mixer import Mixer, squash, stretch
 
 SWITCH = 0.6          # a person's chance of changing, before any evidence
-PRIOR_ROUNDS = 20.0   # ... held as if from this many rounds
-FADE = 0.99           # the people model's counts fade by this each visit
-SHARPNESS = 1.5       # Bayes' rule, sharpened
-SHARE = 0.005         # the share of trust given back each round
 MEMORY = 8            # plays the people model remembers
 BALANCE = 6           # the window in which it looks for balance
-LONGEST_RUN = 5       # runs this long or longer are one context
-CLIP = 0.02           # the people model is never surer than 98%
-LEAD = 2.0            # the mixer's lead that silences the people model
-START_GAIN = 4.0      # the gain is START_GAIN * e^(-tally/SCALE) ...
-SCALE = 2.0
-MAX_GAIN = 20.0       # ... at most this
-TRUST = 4.0           # follow the guess with probability squash(TRUST+form)
-MIRROR_PRIOR = 5.0    # a reading's rate starts at 1/2, held as 2x this
-MIRROR_SURE = 0.55    # ... and speaks once it is above this
+CLIP = 0.02           # neither mind is taken to be surer than 98%
+PERSON = 3.0          # log-odds that the opponent is a person, at first
+BOUND = 6.0           # ... held within +-BOUND, so that it can turn
+GUESS_WEIGHT = 0.5    # the belief's step for a right guess the other missed
+TRUST = 8.0           # follow the guess with probability squash(TRUST+form)
+MIRROR_PRIOR = 10.0   # a reading's rate starts at 1/2, held as 2x this
+MIRROR_SURE = 0.52    # ... and speaks by how far it stands above this
 PLAYS_FADE = 0.8      # the plays reading forgets as Flip's machine does
 
 
-class Ladder:
-    """Counts of stay/change after the last 0..depth values of a feature;
-    each rung's estimate starts from the rung below it."""
-
-    def __init__(self, depth: int, shrink: float):
-        self.depth, self.shrink = depth, shrink
-        self.table: dict[tuple, tuple[float, float]] = {}
-        self.keys: list[tuple] = []
-
-    def estimates(self, values: Sequence[Hashable]) -> list[float]:
-        """The chance of a change at each depth, 0 to `depth`; a rung that
-        the game is too short for repeats the one below."""
-        rungs = min(self.depth, len(values))
-        self.keys = [tuple(values[len(values) - d:]) if d else ()
-                     for d in range(rungs + 1)]
-        p, weight, found = SWITCH, PRIOR_ROUNDS, []
-        for key in self.keys:
-            stayed, changed = self.table.get(key, (0.0, 0.0))
-            p = (changed + weight * p) / (stayed + changed + weight)
-            weight = self.shrink
-            found.append(p)
-        return found + [p] * (self.depth + 1 - len(found))
-
-    def update(self, changed: bool) -> None:
-        """Count the round in every rung just estimated."""
-        for key in self.keys:
-            stayed, changed_ = self.table.get(key, (0.0, 0.0))
-            self.table[key] = (FADE * stayed + (not changed),
-                               FADE * changed_ + changed)
+def clip(p: float) -> float:
+    return min(1 - CLIP, max(CLIP, p))
 
 
-EXPERTS = (          # (ladder, its depth, its pull, trust in rungs 1..)
-    ("changes", 5, 8.0, (0.3, 0.1, 0.05, 0.03, 0.02)),
-    ("symbols", 2, 8.0, (0.2, 0.1)),
-    ("run", 1, 8.0, (0.2,)),
-    ("balance", 1, 8.0, (0.2,)),
-    ("won", 2, 2.0, (6.0, 0.3)),
-    ("situation", 1, 2.0, (1.0,)),
+@dataclass(frozen=True)
+class Moment:
+    """The opponent's game as the habits look at it, before a round."""
+
+    plays: tuple[int, ...]   # its last plays, oldest first
+    run: int                 # its present run, 1 or more plays
+    alternations: int        # its last changes in a row that were switches
+    surplus: float           # its last side's lead in its last BALANCE
+    won: bool                # whether it won the last round
+
+    def pattern(self, n: int) -> float:
+        """+1 if playing as it did n rounds ago would be a change, -1 if
+        a stay, 0 before there were n plays."""
+        if len(self.plays) < n:
+            return 0.0
+        return 1.0 if self.plays[-n] != self.plays[-1] else -1.0
+
+
+def trailing(values: Sequence[bool], value: bool) -> int:
+    """How many of the last values in a row equal `value`."""
+    count = 0
+    for v in reversed(values):
+        if v != value:
+            break
+        count += 1
+    return count
+
+
+@dataclass(frozen=True)
+class Habit:
+    """A habit of people, as a question Augur asks of one person."""
+
+    name: str
+    feature: Callable[[Moment], float]   # what it looks at, this round
+    mean: float     # its strength, in log-odds of a change, in people
+    spread: float   # how far that strength varies from person to person
+    chance: float   # the chance that a person has the habit at all
+    sign: int       # the findings' direction: +1 more changes, -1 fewer
+
+
+HABITS = (
+    Habit("switching", lambda now: 1.0, stretch(SWITCH), 0.55, 1.0, 0),
+    *(Habit(f"a run of {n}", lambda now, n=n: float(now.run >= n), mean,
+            0.4, 0.7, +1) for n, mean in ((2, 0.2), (3, 0.2), (4, 0.2),
+                                         (5, 0.0))),
+    *(Habit(f"{n} alternations", lambda now, n=n: float(
+        now.alternations >= n), mean, 1.7, 0.3, -1)
+      for n, mean in ((3, 0.0), (4, -0.5), (5, -0.5), (6, -0.5))),
+    Habit("balance", lambda now: now.surplus, 0.5, 0.63, 0.7, +1),
+    Habit("win-stay, lose-shift", lambda now: 1.0 if now.won else -1.0,
+          -0.2, 0.35, 0.7, -1),
+    *(Habit(f"a pattern of {n}", lambda now, n=n: now.pattern(n), 0.0, 0.2,
+            0.7, 0) for n in (3, 4, 5, 6)),
 )
-NO_CONTEXT_TRUST = 1.0   # rung 0 of the first ladder: a taste for switching
 
 
 class Habits:
-    """What the opponent is likely to do, by the habits of people."""
+    """What the opponent is likely to do, by the habits of people,
+    weighed against its own plays."""
 
     def __init__(self):
-        self.ladders = {name: Ladder(depth, shrink)
-                        for name, depth, shrink, _ in EXPERTS}
-        trusts = [NO_CONTEXT_TRUST] + [t for *_, ts in EXPERTS for t in ts]
-        self.start = [t / sum(trusts) for t in trusts]
-        self.weights = list(self.start)
+        self.mean = [habit.mean for habit in HABITS]
+        self.precision = [1 / habit.spread ** 2 for habit in HABITS]
         self.theirs: list[int] = []      # its plays
         self.changes: list[bool] = []    # did it change
-        self.symbols: list[tuple[bool, bool]] = []   # changed, won
-        self.wons: list[bool] = []       # did it win
-        self.estimates: list[float] | None = None
-
-    def features(self) -> dict[str, Sequence[Hashable]]:
-        """Each ladder's recent values, oldest first."""
-        run = 0
-        for changed in reversed(self.changes):
-            if changed:
-                break
-            run += 1
-        last = self.theirs[-1]
-        same_side = sum(play == last for play in self.theirs[-BALANCE:])
-        situation = ((self.wons[-2], self.changes[-1], self.wons[-1])
-                     if len(self.wons) >= 2 and self.changes else None)
-        return {"changes": self.changes, "symbols": self.symbols,
-                "run": [min(run + 1, LONGEST_RUN)], "balance": [same_side],
-                "won": self.wons, "situation": [situation]}
+        self.wons: list[bool] = []       # did it win (the last round)
+        self.features: list[float] | None = None
+        self.p = 0.5
 
     def predict(self) -> float:
-        """The chance the opponent changes its play, by the experts' vote."""
+        """The chance that the opponent changes its play this round."""
         if not self.theirs:
-            self.estimates = None
+            self.features = None
             return 0.5
-        found = self.features()
-        self.estimates = []
-        for name, *_ in EXPERTS:
-            rungs = self.ladders[name].estimates(found[name])
-            self.estimates += rungs[1 - (name == "changes"):]
-        return sum(w * p for w, p in zip(self.weights, self.estimates))
+        now = self.moment()
+        self.features = [habit.feature(now) for habit in HABITS]
+        self.p = squash(sum(self.counts(i) * x
+                            for i, x in enumerate(self.features) if x))
+        return self.p
 
 
-    def reweigh(self, changed: bool) -> None:
-        """Bayes' rule, sharpened, then a share back to the start."""
-        weights = [w * (p if changed else 1 - p) ** SHARPNESS
-                   for w, p in zip(self.weights, self.estimates)]
-        total = sum(weights)
-        self.weights = [(1 - SHARE) * w / total + SHARE * start
-                        for w, start in zip(weights, self.start)]
+    def moment(self) -> Moment:
+        plays, last = tuple(self.theirs), self.theirs[-1]
+        recent = plays[-BALANCE:]
+        same = sum(play == last for play in recent)
+        return Moment(plays, 1 + trailing(self.changes, False),
+                      trailing(self.changes, True),
+                      (2 * same - len(recent)) / BALANCE, self.wons[-1])
+
+    def has(self, i: int) -> float:
+        """The chance that the person has habit i, by Bayes' rule: its
+        strength zero, or drawn from people's spread."""
+        habit = HABITS[i]
+        if habit.chance == 1:
+            return 1.0
+        prior = habit.spread ** 2
+        seen = self.precision[i] - 1 / prior        # what the plays told
+        if seen < 1e-9:
+            return habit.chance
+        noise = 1 / seen
+        alone = (self.precision[i] * self.mean[i] - habit.mean / prior) * noise
+        evidence = (math.log(noise / (noise + prior)) / 2
+                    - (alone - habit.mean) ** 2 / (2 * (noise + prior))
+                    + alone ** 2 / (2 * noise))
+        return squash(stretch(habit.chance) + evidence)
+
+
+    def counts(self, i: int) -> float:
+        """Habit i's strength as it counts: the findings' direction, times
+        the chance that the person has it."""
+        sign, mean = HABITS[i].sign, self.mean[i]
+        held = max(0.0, mean) if sign > 0 else min(0.0, mean) if sign < 0 \
+            else mean
+        return held * self.has(i)
 
     def learn(self, mine: int, theirs: int) -> None:
-        if self.theirs:
+        if self.features is not None:
             changed = theirs != self.theirs[-1]
-            self.reweigh(changed)
-            for ladder in self.ladders.values():
-                ladder.update(changed)
+            error, curvature = changed - self.p, self.p * (1 - self.p)
+            for i, x in enumerate(self.features):
+                if x:
+                    self.precision[i] += curvature * x * x
+                    self.mean[i] += error * x / self.precision[i]
             self.changes = (self.changes + [changed])[-MEMORY:]
-            self.symbols = (self.symbols
-                            + [(changed, theirs != mine)])[-MEMORY:]
         self.theirs = (self.theirs + [theirs])[-MEMORY:]
-        self.wons = (self.wons + [theirs != mine])[-4:]
+        self.wons = (self.wons + [theirs != mine])[-1:]
+
+
+def weigh(person: float, minds: tuple[float, float], changed: bool) -> float:
+    """The log-odds that the opponent is a person, after a round: the
+    chance each mind, people's and the mixer's, gave to what happened,
+    and whose guess was right."""
+    people, mixer = (p if changed else 1 - p for p in minds)
+    evidence = (math.log(people / mixer)
+                + GUESS_WEIGHT * ((people > 0.5) - (mixer > 0.5)))
+    return max(-BOUND, min(BOUND, person + evidence))
 
 
 VIEWS = ("change", "hindsight", "plays")
@@ -184,7 +215,8 @@ class Mirror:
                 continue
             rate = (against + MIRROR_PRIOR) / (seen + 2 * MIRROR_PRIOR)
             if rate > MIRROR_SURE:
-                x += stretch(rate) if 1 - reading != theirs else -stretch(rate)
+                lean = stretch(rate) - stretch(MIRROR_SURE)
+                x += lean if 1 - reading != theirs else -lean
         return x
 
     def learn(self, mine: int, theirs: int) -> None:
@@ -216,15 +248,8 @@ class Augur(Mixer):
         super().__init__(rng, careful=careful)
         self.habits = Habits()
         self.mirror = Mirror()
-        self.tally = 0.0    # the mixer's right guesses less the model's
-        self.guesses: tuple[int | None, int | None] = (None, None)
-
-    def gain(self) -> float:
-        """How much the people model counts: more while it guesses better
-        than the mixer, nothing once the mixer is ahead by more than LEAD."""
-        if self.tally > LEAD:
-            return 0.0
-        return min(MAX_GAIN, START_GAIN * math.exp(-self.tally / SCALE))
+        self.person = PERSON    # log-odds that the opponent is a person
+        self.minds: tuple[float, float] | None = None  # their chances
 
     def predict(self) -> int | None:
         """The opponent's likely play this round, or None before the first."""
@@ -232,14 +257,12 @@ class Augur(Mixer):
         self.mirror.read()
         if self.last is None:
             return None
-        mixers = super().predict()
-        people = min(1 - CLIP, max(CLIP, people))
+        super().predict()
+        self.minds = (clip(people), clip(self.p_change))
+        person = squash(self.person)
+        p = person * self.minds[0] + (1 - person) * self.minds[1]
         theirs = self.last[1]
-        peoples = (None if people == 0.5
-                   else 1 - theirs if people > 0.5 else theirs)
-        self.guesses = (mixers, peoples)
-        x = (stretch(self.p_change) + self.gain() * stretch(people)
-             + self.mirror.opinion(theirs))
+        x = stretch(p) + self.mirror.opinion(theirs)
         self.guess = None if x == 0 else 1 - theirs if x > 0 else theirs
         return self.guess
 
@@ -247,9 +270,10 @@ class Augur(Mixer):
         return squash(TRUST + self.form) if self.careful else 1.0
 
     def learn(self, opponent: int) -> None:
-        if self.last is not None:
-            mixers, peoples = self.guesses
-            self.tally += (mixers == opponent) - (peoples == opponent)
+        if self.minds is not None:
+            changed = opponent != self.last[1]
+            self.person = weigh(self.person, self.minds, changed)
+            self.minds = None
         self.habits.learn(self.play, opponent)
         self.mirror.learn(self.play, opponent)
         super().learn(opponent)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from retro.common import next_seed
 from retro.engines import flip as engine
 from retro.engines import mindreader, umpire
 from retro.engines.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
@@ -424,7 +425,9 @@ def test_play_options():
     parser = argparse.ArgumentParser()
     front_end("flip").add_options(parser)
     assert vars(parser.parse_args([])) == {
-        "keep": None, "remember": False, "show_profile": True}
+        "keep": None, "remember": False, "show_profile": True,
+        "replay_of": None}
+    assert parser.parse_args(["--from", "12"]).replay_of == 12
     assert parser.parse_args(["--keep"]).keep is True
     assert parser.parse_args(["--fresh"]).keep is False
     assert parser.parse_args(["--no-profile", "--remember"]).show_profile is False
@@ -651,17 +654,26 @@ def test_the_interpreter_reads_basic_numbers_and_tabs():
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_lockstep_the_port_prints_what_the_basic_program_prints(strategy):
-    # two games a session, the explanation asked for, the same seed: the
-    # BASIC program (with Python's generator as RND) and the port must type
-    # the same paper, character for character
+    # the explanation asked for, the same seed: the BASIC program (with
+    # Python's generator as RND) and the port type the same paper, character
+    # for character; and the second game of a sitting, which has a seed of
+    # its own (next_seed of the first), types what the program types for a
+    # game played with that seed
     for seed in range(8):
-        lines = flip_basic.basic_session(strategy, [seed, seed + 100])
-        lines[0] = "Y"
-        lines[3:3] = ["MAYBE", ""]  # two bad lines in the first game
-        basic = flip_basic.run(BASIC, lines, random.Random(seed))
-        port = run("\n".join(lines) + "\n", seed=seed, keep=False,
+        one = flip_basic.basic_session(strategy, [seed])
+        one[0] = "Y"
+        one[3:3] = ["MAYBE", ""]  # two bad lines in the game
+        basic = flip_basic.run(BASIC, one, random.Random(seed))
+        port = run("\n".join(one) + "\n", seed=seed, keep=False,
                    show_profile=False)
         assert port == basic, (strategy, seed)
+        two = flip_basic.basic_session(strategy, [seed, seed + 100])
+        port = run("\n".join(two) + "\n", seed=seed, keep=False,
+                   show_profile=False)
+        second = ["N", *guesses(strategy, seed + 100), "N"]
+        basic = flip_basic.run(BASIC, second, random.Random(next_seed(seed)))
+        assert port.split("BEGIN.")[2] == basic.split("BEGIN.")[1], \
+            (strategy, seed)
 
 
 def test_lockstep_would_see_a_one_draw_coin():

@@ -344,7 +344,7 @@ def test_a_game_finished_while_another_session_played_adds_its_lesson():
     assert game.winner == FIRST and game.draws[SECOND]
     tty = StreamTeletype(io.StringIO(""), io.StringIO())
     learned = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 1),
-                                          stale, game))
+                                          stale, game, 1))
     assert learned.record == "LL"
     assert learned.her.total == fresh("HER").total - 2
     assert hexapawn.load_her(store) == learned
@@ -547,18 +547,18 @@ def test_a_refused_lesson_is_saved_with_the_next_game():
     memory = hexapawn.load_her(store)
     game = asyncio.run(hexapawn.one_game(tty, memory.her, random.Random(1962)))
     memory = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 1962),
-                                         memory, game))
+                                         memory, game, 1962))
     assert "NOT SAVED: THIS GAME AND HER LESSON FROM IT" in out.getvalue()
     assert memory.record == "L" and len(memory.unsaved) == 1
     assert memory.her.total == fresh("HER").total - 1   # she learned all the same
     game = contest(perfect, memory.her, random.Random(1))
     memory = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 2),
-                                         memory, game))
+                                         memory, game, 2))
     assert "NOT SAVED: THE LAST 2 GAMES AND HER LESSONS FROM THEM" in out.getvalue()
     store.db.execute("PRAGMA query_only = 0")           # the store takes writes again
     game = contest(perfect, memory.her, random.Random(2))
     learned = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 3),
-                                          memory, game))
+                                          memory, game, 3))
     assert learned.unsaved == ()
     assert hexapawn.load_her(store) == learned
     assert learned.record == memory.record + ("W" if game.winner == SECOND else "L")

@@ -404,9 +404,9 @@ def test_augurs_memory_is_bounded():
         augur.learn(rng.getrandbits(1))
     habits = augur.habits
     assert len(habits.theirs) <= 8 and len(habits.wons) <= 4
-    # the largest context space: the last five changes, 2 ** 6 - 1 rungs
-    assert all(len(ladder.table) < 2 ** 6
-               for ladder in habits.ladders.values())
+    # a mean and a precision for each habit of the model, and no more
+    from retro.engines import reader
+    assert len(habits.mean) == len(habits.precision) == len(reader.HABITS)
     # the mirror: four last results of its own, sixteen pairs of rounds
     mirror = augur.mirror
     assert [len(counts) for counts in mirror.counts] == [4, 4, 16]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from retro.games import penney
 from retro.engines.penney_odds import odds, patterns, spell
+from retro.common import next_seed
 from retro.services.store import Store
 from retro.services.teletype import StreamTeletype
 
@@ -55,11 +56,13 @@ def test_transcript_of_bets_with_a_fixed_seed():
     output, expected = replay("penney_bet_seed4", 4, store)
     assert output == expected
     results = store.results("penney")
+    second = next_seed(4)  # each bet of the sitting has a seed of its own
     assert [(r.score, r.outcome, r.seed) for r in results] == [
-        ("-10 to 90", "loss", 4), ("-90 to 0", "loss", 4), ("+5 to 105", "win", 4)]
+        ("-10 to 90", "loss", 4), ("-90 to 0", "loss", second),
+        ("+5 to 105", "win", next_seed(second))]
     assert results[0].detail == {
         "player": "HHH", "machine": "THH", "first": "player", "stake": 10,
-        "tosses": "HTHTTHH", "chance": "1/8", "bankroll": 90}
+        "tosses": "HTHTTHH", "chance": "1/8", "bankroll": 90, "replay": []}
     assert store.get(penney.BANKROLL) == 105
 
 
@@ -485,12 +488,13 @@ def test_a_stake_the_stored_bankroll_no_longer_covers_is_not_settled():
     for tosses in ("THH", "HHH"):  # lost or won, it is not settled
         with pytest.raises(penney.Uncovered) as short:
             penney.settle(store, sitting("penney", store, 1),
-                          penney.Bet("HHH", "THH", 30, tosses, True))
+                          penney.Bet("HHH", "THH", 30, tosses, True), 1)
         assert short.value.bankroll == 5
     assert store.get(penney.BANKROLL) == 5 and store.results() == []
     assert penney.settle(store, sitting("penney", store, 1),
-                         penney.Bet("HHH", "THH", 5, "THH", True)) == 0
+                         penney.Bet("HHH", "THH", 5, "THH", True), 7) == 0
     assert store.results("penney")[-1].score == "-5 to 0"
+    assert store.results("penney")[-1].seed == 7  # the bet's own seed
 
 
 # Words, help and leaving at every question -----------------------------------

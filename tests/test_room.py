@@ -788,13 +788,17 @@ def test_the_scoreboard_counts_each_game_and_lists_the_last_five():
     assert rows == [["The", "Coin", "Machine", "4", "2", "2", "0", "0-3"],
                     ["The", "Sulky", "Machine", "1", "0", "0", "1", "0-0"],
                     ["oldgame", "1", "0", "0", "1", "7"]]
-    last = lines[lines.index("The last games, newest first:") + 1:]
-    assert last == ["  1962-03-01  The Coin Machine: 0-3 (loss)  seed 11",
-                    "  1962-03-01  The Sulky Machine: 0-0 (draw)  seed 4",
-                    "  1962-03-01  oldgame: 7 (draw)",
-                    "  1962-03-01  The Coin Machine: 2-1 (win)  seed 9",
-                    "  1962-03-01  The Coin Machine: 1-3 (loss)  seed 9",
-                    "Play one again: retro play GAME --seed N."]
+    last = lines[lines.index("The last games, newest first, and how to play "
+                             "each again:") + 1:]
+    assert last == ["  #6   1962-03-01  The Coin Machine: 0-3 (loss)",
+                    "       retro play fakecoin --seed 11",
+                    "  #5   1962-03-01  The Sulky Machine: 0-0 (draw)",
+                    "       retro play fakesulky --seed 4",
+                    "  #4   1962-03-01  oldgame: 7 (draw)",
+                    "  #3   1962-03-01  The Coin Machine: 2-1 (win)",
+                    "       retro play fakecoin --seed 9",
+                    "  #2   1962-03-01  The Coin Machine: 1-3 (loss)",
+                    "       retro play fakecoin --seed 9"]
     assert scores_report(Store.memory().scoreboard(), GAMES) == [
         "No games played yet. The scoreboard is clean."]
 
@@ -918,10 +922,11 @@ def test_scores_list_the_newest_game_first_with_its_seed(machines):
                                "scores\n", machines)
     first, second = store.results()
     assert first.seed != second.seed
-    last = output.split("The last games, newest first:\n", 1)[1].splitlines()
-    assert last[0].endswith(f"seed {second.seed}")
-    assert last[1].endswith(f"seed {first.seed}")
-    assert last[2] == "Play one again: retro play GAME --seed N."
+    last = output.split("how to play each again:\n", 1)[1].splitlines()
+    assert last[0].startswith(f"  #{second.number} ")
+    assert last[1] == f"       retro play fakecoin --seed {second.seed}"
+    assert last[2].startswith(f"  #{first.number} ")
+    assert last[3] == f"       retro play fakecoin --seed {first.seed}"
 
 
 anything = st.one_of(st.text(), st.integers(-2 ** 63, 2 ** 63 - 1),

@@ -53,8 +53,10 @@ def test_results_come_back_oldest_first_and_by_game():
     penney = store.results("penney")[0]
     assert penney == Result("penney", "1962-03-01T12:00:00+00:00", "+3",
                             "loss", None, {"bankroll": 97},
-                            console_player())
+                            console_player(), 2)  # the second recorded
     assert penney["detail"] == {"bankroll": 97}
+    assert store.result(2) == penney and store.result(4) is None
+    assert [r.number for r in store.results()] == [1, 2, 3]
     assert store.results("flip")[-1].seed == 2 ** 80  # past SQLite's integers
 
 

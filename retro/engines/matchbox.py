@@ -141,6 +141,23 @@ def robot_from_json(data) -> Robot | None:
         return None
 
 
+def robot_changes(robot: Robot) -> dict:
+    """The boxes where `robot` differs from a fresh robot of its name."""
+    unchanged = fresh(robot.name).beads
+    return {key: dict(held) for key, held in robot.beads.items()
+            if dict(held) != unchanged[key]}
+
+
+def robot_changed(name: str, changes) -> Robot | None:
+    """A fresh robot called `name` with `changes`; None if they are not a
+    robot's."""
+    try:
+        beads = dict(fresh(name).beads) | dict(changes)
+    except (TypeError, ValueError):
+        return None
+    return robot_from_json({"name": name, "beads": beads})
+
+
 @dataclass(frozen=True)
 class Draw:
     """A bead drawn from a box: the move on the lid, and so on the board."""

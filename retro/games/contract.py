@@ -6,6 +6,9 @@ Tangled from literate/house.md, which explains it.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterator
+
+from retro.common import next_seed, whole_number
 
 
 class FrontEnd(namedtuple("FrontEnd", "play add_options commands",
@@ -27,6 +30,14 @@ class Sitting(namedtuple("Sitting", "game store seed")):
 
     __slots__ = ()
 
+    def seeds(self) -> Iterator[int]:
+        """The seed of each game of the sitting in turn: the sitting's
+        first, then each the next of the one before."""
+        seed = self.seed
+        while True:
+            yield seed
+            seed = next_seed(seed)
+
 
 QUIT_WORDS = frozenset({"q", "quit", "leave", "exit", "stop"})
 
@@ -38,6 +49,21 @@ def is_quit(answer: str) -> bool:
 
 class Abandoned(Exception):
     """The player left a game before it ended: nothing of it is kept."""
+
+
+def add_from_option(parser) -> None:
+    """`--from N`, for `retro play GAME` of a game that learns."""
+    parser.add_argument(
+        "--from", dest="replay_of", type=whole_number(1), metavar="N",
+        help="play again from where game N of SCORES began (nothing of the "
+             "replay is kept)")
+
+
+async def recorded(sitting: Sitting, number: int):
+    """Game `number` of SCORES, if it is one of this game's; else None."""
+    found = await sitting.store.run(lambda store: store.result(number))
+    return found if found is not None and found.game == sitting.game.name \
+        else None
 
 
 class Game(namedtuple("Game", "name title aliases description front_end "

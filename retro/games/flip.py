@@ -12,7 +12,7 @@ from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
 from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
-                                  is_quit)
+                                  add_from_option, is_quit, recorded)
 from retro.services.store import Store, StoreError, saving
 
 
@@ -101,16 +101,17 @@ def outcome(score: int) -> str:
     return "win" if score >= GOOD else "loss"
 
 
-def record(store, sitting: Sitting, game: Game, *, number: int,
-           kept: bool) -> None:
+def record(store, sitting: Sitting, game: Game, *, seed: int, number: int,
+           kept: bool, start: tuple[float, ...]) -> None:
     """Put a finished game in the store's results."""
     letters = lambda bits: "".join("NY"[bit] for bit in bits)
+    began = {} if start == fresh_profile() else {"from": list(start)}
     store.record(sitting.game.name,
                  score=f"{game.score}-{TURNS - game.score}",
-                 outcome=outcome(game.score), seed=sitting.seed,
-                 detail={"game": number, "kept": kept,
+                 outcome=outcome(game.score), seed=seed,
+                 detail={"game": number, "kept": kept, "replay": [],
                          "guesses": letters(game.guesses),
-                         "answers": letters(game.answers)})
+                         "answers": letters(game.answers), **began})
 
 
 PROFILE_KEY = "flip.profile"
@@ -183,26 +184,32 @@ WITH AN ASTERISK ('*').
 
 
 async def play(tty, sitting: Sitting, *, keep: bool | None = None,
-               remember: bool = False, show_profile: bool = True) -> None:
+               remember: bool = False, show_profile: bool = True,
+               replay_of: int | None = None) -> None:
     """Flip: fifty turns of guessing against a computer that learns you."""
-    rng = random.Random(sitting.seed)
+    seeds = sitting.seeds()
     try:
         tty.draw(BANNER)
         if await read_yes_or_no(tty, "EXPLANATION (Y OR N)? ") == YES:
             tty.say(EXPLANATION)
         tty.say()
         tty.say()
-        profile, saves = fresh_profile(), remember
-        if remember:
+        profile, saves, records = fresh_profile(), remember, True
+        if replay_of is not None:
+            profile = await replayed(tty, sitting, replay_of)
+            saves = records = False
+        elif remember:
             profile = await recall(tty, sitting.store)
             if profile is None:
                 profile, saves = fresh_profile(), False
-        kept, number = False, 1
-        while True:
+        kept, number = replay_of is not None, 1
+        for seed in seeds:
+            rng = random.Random(seed)
             tty.say("BEGIN.")
             game = await play_turns(tty, new_mind(rng, profile), rng)
-            await save(tty, sitting, game, number=number, kept=kept,
-                       profile=saves)
+            if records:
+                await save(tty, sitting, game, profile=saves, seed=seed,
+                           number=number, kept=kept, start=profile)
             end_of_game(tty, game, show_profile=show_profile)
             kept = await between_games(tty, keep=keep, remember=remember)
             if kept is None:
@@ -211,6 +218,21 @@ async def play(tty, sitting: Sitting, *, keep: bool | None = None,
             number += 1
     except Quit:
         raise Abandoned from None
+
+
+async def replayed(tty, sitting: Sitting, number: int) -> tuple[float, ...]:
+    """The profile game `number` began from, for a replay of it."""
+    found = await recorded(sitting, number)
+    if found is None:
+        tty.say(f"THERE IS NO GAME {number} OF FLIP TO PLAY AGAIN.")
+        raise Abandoned
+    start = found.detail.get("from", list(fresh_profile()))
+    if not is_profile(start):
+        tty.say(f"GAME {number} OF FLIP DID NOT KEEP WHAT IT BEGAN FROM.")
+        raise Abandoned
+    tty.say(f"GAME {number} AGAIN, FROM WHAT THE COMPUTER KNEW OF YOU THEN. "
+            f"NOTHING OF IT IS KEPT.")
+    return tuple(float(p) for p in start)
 
 
 async def between_games(tty, *, keep: bool | None,
@@ -227,21 +249,20 @@ async def between_games(tty, *, keep: bool | None,
         return None
 
 
-async def save(tty, sitting: Sitting, game: Game, *, number: int,
-               kept: bool, profile: bool) -> None:
+async def save(tty, sitting: Sitting, game: Game, *, profile: bool,
+               **told) -> None:
     """The game's result, and its profile if asked, in one transaction."""
     what = ("THIS GAME AND THE COMPUTER'S NOTES ON YOU" if profile
             else "THIS GAME")
     with saving(tty, what):
-        await sitting.store.run(keep_game, sitting, game, number, kept,
-                                profile)
+        await sitting.store.run(keep_game, sitting, game, profile, told)
 
 
-def keep_game(store, sitting: Sitting, game: Game, number: int, kept: bool,
-              profile: bool) -> None:
+def keep_game(store, sitting: Sitting, game: Game, profile: bool,
+              told: dict) -> None:
     """The store's work of `save`: all of it, or none."""
     with store.transaction():
-        record(store, sitting, game, number=number, kept=kept)
+        record(store, sitting, game, **told)
         if profile:
             store.put(store.own(PROFILE_KEY), list(game.mind.profile))
 
@@ -264,6 +285,7 @@ def add_play_options(parser) -> None:
     parser.add_argument(
         "--no-profile", dest="show_profile", action="store_false",
         help="do not print your profile after each game")
+    add_from_option(parser)
 
 
 async def play_with_memory(tty, sitting: Sitting) -> None:

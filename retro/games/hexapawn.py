@@ -17,9 +17,10 @@ from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position,
 from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     draw, fresh, learn, learning_curve,
                                     lesson, matchboxes, possessive,
+                                    robot_changed, robot_changes,
                                     robot_from_json, robot_json)
 from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
-                                  is_quit)
+                                  add_from_option, is_quit, recorded)
 from retro.services.store import Store, StoreError, saving
 
 
@@ -40,21 +41,25 @@ RULES = (
     "HER, DOWN THE BOARD.")
 
 
-async def play(tty, sitting: Sitting) -> None:
+async def play(tty, sitting: Sitting, *,
+               replay_of: int | None = None) -> None:
     """Games against HER until the player stops or the input ends."""
-    rng = random.Random(sitting.seed)
     tty.say(BANNER)
     tty.say()
-    memory = await her_at_the_start(tty, sitting.store)
+    if replay_of is None:
+        memory = await her_at_the_start(tty, sitting.store)
+    else:
+        memory = await her_as_she_was(tty, sitting, replay_of)
     tty.say(INTRODUCTION)
     tty.say()
     tty.say(her_so_far(memory))
-    while True:
-        game = await one_game(tty, memory.her, rng)
+    for seed in sitting.seeds():
+        game = await one_game(tty, memory.her, random.Random(seed))
         if game is None:
             tty.say("HER BEADS ARE AS THEY WERE.")
             raise Abandoned
-        memory = await finish(tty, sitting, memory, game)
+        memory = await finish(tty, sitting, memory, game, seed,
+                              keeps=replay_of is None)
         try:
             if not await yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
                                    ANOTHER_GAME):
@@ -210,6 +215,18 @@ async def her_at_the_start(tty, store) -> Memory:
         return Memory(fresh("HER"))
 
 
+async def her_as_she_was(tty, sitting: Sitting, number: int) -> Memory:
+    """HER as she began game `number`, for a replay of it."""
+    found = await recorded(sitting, number)
+    her = robot_changed("HER", found.detail.get("from")) if found else None
+    if her is None:
+        tty.say(f"THERE IS NO GAME {number} OF HEXAPAWN TO PLAY AGAIN.")
+        raise Abandoned
+    tty.say(f"GAME {number} AGAIN, AGAINST HER AS SHE WAS THEN. NOTHING OF "
+            f"IT IS KEPT: THE LAB'S HER IS NOT TOUCHED.")
+    return Memory(her)
+
+
 GARDNERS_BOXES = 24
 
 
@@ -244,6 +261,7 @@ class Lesson:
     moves: str
     ending: str
     seed: int | None
+    start: dict  # her boxes, as they differed from fresh ones, at the start
 
 
 def keep(store, game: str, lessons: Sequence[Lesson]) -> Memory:
@@ -257,7 +275,8 @@ def keep(store, game: str, lessons: Sequence[Lesson]) -> Memory:
                 game, score="0-1" if taught.her_won else "1-0",
                 outcome="loss" if taught.her_won else "win", seed=taught.seed,
                 detail={"moves": taught.moves, "ending": taught.ending,
-                        "her_game": len(memory.record),
+                        "her_game": len(memory.record), "replay": [],
+                        "from": taught.start,
                         "beads_lost": [{"box": c.box.number,
                                         "bead": str(c.bead),
                                         "colour": c.colour}
@@ -277,21 +296,24 @@ ENDINGS = {
 }
 
 
-async def finish(tty, sitting: Sitting, memory: Memory,
-                 game: Game) -> Memory:
+async def finish(tty, sitting: Sitting, memory: Memory, game: Game,
+                 seed: int, *, keeps: bool = True) -> Memory:
     """Teach HER, keep it all in the store, then tell the end of the game."""
     her_won = game.winner == SECOND
     changes = lesson(memory.her, game.draws[SECOND], her_won)
     moves = " ".join(map(str, game.moves))
-    lessons = memory.unsaved + (Lesson(changes, her_won, moves,
-                                       game.reason, sitting.seed),)
+    lessons = memory.unsaved + (Lesson(changes, her_won, moves, game.reason,
+                                       seed, robot_changes(memory.her)),)
     refused = None
-    try:
-        learned = await sitting.store.run(keep, sitting.game.name, lessons)
-    except StoreError as error:
-        refused = error
-        learned = Memory(learn(memory.her, changes),
-                         memory.record + ("W" if her_won else "L"), lessons)
+    learned = Memory(learn(memory.her, changes),
+                     memory.record + ("W" if her_won else "L"),
+                     lessons if keeps else ())  # a replay owes the store none
+    if keeps:
+        try:
+            learned = await sitting.store.run(keep, sitting.game.name,
+                                              lessons)
+        except StoreError as error:
+            refused = error
     tty.say(ENDINGS[game.winner, game.reason])
     for change in changes:
         tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX "
@@ -340,7 +362,7 @@ async def reset_her(tty, sitting: Sitting) -> None:
         tty.say("HER HAS FRESH MATCHBOXES: ONE BEAD FOR EVERY LEGAL MOVE.")
 
 
-FRONT_END = FrontEnd(play, commands=(
+FRONT_END = FrontEnd(play, add_options=add_from_option, commands=(
     RoomCommand("RESET HER", "Give HER fresh matchboxes; she starts again.",
                 reset_her),
 ))

@@ -167,6 +167,8 @@ def record(store, sitting: Sitting, opponent: str, score: Score,
     store.record(sitting.game.name, score=str(score),
                  outcome=outcome(score), seed=sitting.seed,
                  detail={"opponent": opponent,
+                         "replay": [] if opponent == "awk"
+                         else ["--opponent", opponent],
                          "rounds": score.rounds,
                          "plays": "".join("TH"[p] for p in plays),
                          "guesses": "".join("TH"[g] for g in guesses)})

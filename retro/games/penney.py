@@ -65,7 +65,7 @@ class Leave(Exception):
 
 async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
     """Penney's game for pennies, until the player leaves or the input ends."""
-    rng, store = random.Random(sitting.seed), sitting.store
+    seeds, store = sitting.seeds(), sitting.store
     if length not in LENGTHS:
         raise ValueError(f"patterns here have 1 to 8 tosses, not {length}")
     tty.say("PENNEY'S GAME")
@@ -79,7 +79,7 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
     try:
         await opening_bankroll(tty, store, rules)
         while True:
-            if await one_bet(tty, rng, sitting, length, rules) == 0:
+            if await one_bet(tty, next(seeds), sitting, length, rules) == 0:
                 tty.say("You are broke.")
                 await fresh_stake(tty, store, rules)
     except (Leave, EOFError):
@@ -94,9 +94,11 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
         tty.say("You leave.")
 
 
-async def one_bet(tty, rng: random.Random, sitting: Sitting, length: int,
+async def one_bet(tty, seed: int, sitting: Sitting, length: int,
                   rules: str) -> int:
-    """Pick, stake, toss, settle: the bankroll after one bet."""
+    """Pick, stake, toss, settle: the bankroll after one bet, which draws
+    its chance from `seed` alone."""
+    rng = random.Random(seed)
     bankroll = await sitting.store.run(stored_bankroll)  # another room may
     # have spent some since the last bet
     if bankroll == 0:
@@ -118,14 +120,14 @@ async def one_bet(tty, rng: random.Random, sitting: Sitting, length: int,
         tty.say(f"I pick {machine}.")
         player = await ask(tty, f"Your pattern of {tosses(length)}? ",
                            pattern_reader(length, taken=machine), rules)
-    return await stake_and_settle(tty, rng, sitting,
+    return await stake_and_settle(tty, rng, sitting, seed,
                                   (player, machine, player_first), bankroll,
                                   rules)
 
 
 async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
-                           picks: tuple[str, str, bool], bankroll: int,
-                           rules: str) -> int:
+                           seed: int, picks: tuple[str, str, bool],
+                           bankroll: int, rules: str) -> int:
     """Ask the stake until the store covers it; settle; the new bankroll."""
     player, machine, player_first = picks
     while True:
@@ -135,7 +137,7 @@ async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
         bet = Bet(player, machine, stake, toss_until(player, machine, rng),
                   player_first)
         try:  # settled before the paper shows it
-            after = await sitting.store.run(settle, sitting, bet)
+            after = await sitting.store.run(settle, sitting, bet, seed)
             break
         except Uncovered as short:
             bankroll = short.bankroll
@@ -304,7 +306,7 @@ class Uncovered(Exception):
         self.bankroll = bankroll
 
 
-def settle(store, sitting: Sitting, bet: Bet) -> int:
+def settle(store, sitting: Sitting, bet: Bet, seed: int) -> int:
     """Pay the bet: the new bankroll and the result, in one transaction."""
     with store.transaction():
         bankroll = stored_bankroll(store)  # as it is now, not as it was
@@ -314,12 +316,13 @@ def settle(store, sitting: Sitting, bet: Bet) -> int:
             store.put(store.own(BANKROLL), after)
             store.record(
                 sitting.game.name, score=f"{after - bankroll:+d} to {after}",
-                outcome="win" if bet.player_won else "loss",
-                seed=sitting.seed,
+                outcome="win" if bet.player_won else "loss", seed=seed,
                 detail={"player": bet.player, "machine": bet.machine,
                         "first": "player" if bet.player_first else "machine",
                         "stake": bet.stake, "tosses": bet.tosses,
-                        "chance": str(bet.player_chance), "bankroll": after})
+                        "chance": str(bet.player_chance), "bankroll": after,
+                        "replay": [] if len(bet.player) == 3
+                        else ["--length", str(len(bet.player))]})
     if not covered:
         raise Uncovered(bankroll)
     return after

@@ -216,16 +216,35 @@ def scores_report(board: Scoreboard,
     for one in sorted(board.tallies, key=lambda one: (
             order.get(one.game, len(order)), shown(one.game))):
         lines.append(tally(titles.get(one.game, shown(one.game)), one))
-    lines += ["", "The last games, newest first:"]
+    lines += ["", "The last games, newest first, and how to play each "
+                  "again:"]
     for r in board.newest:
-        seed = "" if r.seed is None else f"  seed {r.seed}"
         title = titles.get(r.game, shown(r.game))
         whose = f"{shown(r.player, 16)}: " if board.players > 1 else ""
-        lines.append(f"  {shown(r.played_at)[:10]}  {whose}{title}: "
-                     f"{shown(r.score)} ({shown(r.outcome)}){seed}")
-    if any(r.seed is not None for r in board.newest):
-        lines.append("Play one again: retro play GAME --seed N.")
+        lines.append(f"  #{r.number:<3} {shown(r.played_at)[:10]}  {whose}"
+                     f"{title}: {shown(r.score)} ({shown(r.outcome)})")
+        command = replay_command(r)
+        if command is not None:
+            lines.append(f"       {command}")
     return lines
+
+
+PLAIN = re.compile(r"[A-Za-z0-9_.,=-]{1,40}")  # a word safe to type
+
+
+def replay_command(result) -> str | None:
+    """The command that plays a recorded game again; None if there is
+    none to trust."""
+    replay = result.detail.get("replay", [])
+    words = [result.game, *replay] if isinstance(replay, list) else [None]
+    if result.seed is None or not all(
+            isinstance(word, str) and PLAIN.fullmatch(word) for word in words):
+        return None
+    command = ["retro", "play", result.game, "--seed", str(result.seed),
+               *replay]
+    if "from" in result.detail:
+        command += ["--from", str(result.number)]
+    return " ".join(command)
 
 
 def tally(title: str, one) -> str:

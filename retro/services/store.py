@@ -98,6 +98,7 @@ class Result:
     seed: int | None = None
     detail: dict = field(default_factory=dict)
     player: str = ""
+    number: int = 0  # its number in the store: the order it was recorded in
 
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
@@ -264,6 +265,15 @@ class Store:
                                            "player": player}).fetchall()
         return self._read_results(rows)
 
+    def result(self, number: int) -> Result | None:
+        """The finished game recorded as `number`, or None if there is none."""
+        with _guard("read"):
+            rows = self.db.execute(
+                "SELECT id, game, played_at, score, outcome, seed, detail, player"
+                " FROM results WHERE id = ?", (number,)).fetchall()
+        found = self._read_results(rows)
+        return found[0] if found else None
+
     def _read_results(self, rows: list[tuple]) -> list[Result]:
         """Rows of the results table as Results, whatever is in them."""
         results, damaged = [], set()
@@ -274,7 +284,7 @@ class Store:
                 damaged.add(("result", number))
             results.append(Result(_text(name), _text(when), _text(score),
                                   _text(outcome), readable_seed,
-                                  readable_detail or {}, _text(whose)))
+                                  readable_detail or {}, _text(whose), number))
         news = damaged - self._noticed
         if news:
             self._noticed |= news

@@ -68,13 +68,28 @@ def test_every_chapter_is_in_the_book(site):
         assert f"book/{chapter}/" in nav
 
 
+TITLE = re.compile(r'<p class="chunk-title" id="([^"]+)"><a[^>]*>'
+                   r'<span class="chunk-label">([^<]*)</span> &lang;(.*?)&rang;')
+
+
 def titles_and_ids(html: str) -> dict[str, list[str]]:
     """Each chunk's name -> the ids of its definitions, in page order."""
     found: dict[str, list[str]] = {}
-    for anchor, name in re.findall(
-            r'<p class="chunk-title" id="([^"]+)"><a[^>]*>&lang;(.*?)&rang;',
-            html):
+    for anchor, _, name in TITLE.findall(html):
         found.setdefault(unescape(name), []).append(anchor)
+    return found
+
+
+def labels_of(html: str) -> dict[str, str]:
+    """Each chunk title's id, and each code line's id, -> the label the
+    reader sees on that chunk's title."""
+    found: dict[str, str] = {}
+    label = None
+    for piece in re.finditer(TITLE.pattern + r'|<span id="(L\d+)">', html):
+        if piece[1]:
+            label = found[piece[1]] = piece[2]
+        elif label is not None:
+            found[piece[4]] = label
     return found
 
 
@@ -96,9 +111,11 @@ def test_every_chunk_is_titled_and_linked_to_its_parts_and_users(site, chapter):
     ids = titles_and_ids(html)
     users: dict[str, list[tuple[str, int]]] = {}
     seen: dict[str, int] = {}
-    for definition in source.definitions:
+    label_of: dict[str, str] = {}  # the label of each line's chunk
+    for place, definition in enumerate(source.definitions, 1):
         seen[definition.name] = seen.get(definition.name, 0) + 1
         for line in definition.lines:
+            label_of[f"L{line.lineno}"] = f"{number(chapter)}.{place}"
             found = REFERENCE.match(line.text)
             if found:
                 users.setdefault(found["name"].strip(), []).append(
@@ -108,17 +125,47 @@ def test_every_chunk_is_titled_and_linked_to_its_parts_and_users(site, chapter):
         assert len(ids[name]) == count, name
         for nth in range(1, count):  # each part links to the next
             assert f'href="#{ids[name][nth]}"' in links_after(html, ids[name][nth - 1])
+        first = labels_of(html)[ids[name][0]]
+        users_seen = set()
         for user, lineno in users.get(name, []):
-            # "used in" lands on the very line that uses the chunk
-            assert f'href="#L{lineno}"' in links_after(html, ids[name][0]), \
-                f"<<{name}>> is used in <<{user}>> at line {lineno}"
             line = line_html(html, f"L{lineno}")
-            assert 'class="chunk-ref"' in line and f"&lang;{html_escape(name)}&rang;" in line
+            assert 'class="chunk-ref"' in line and (
+                f"&lang;{html_escape(name)}&nbsp;<span class=\"chunk-label\">"
+                f"{first}</span>&rang;") in line
+            if user in users_seen:
+                continue  # a chunk that uses it twice is listed once
+            users_seen.add(user)
+            # "used in" names the using chunk by its label, and lands on
+            # the very line that uses the chunk
+            label = label_of[f"L{lineno}"]
+            assert f'href="#L{lineno}" title="⟨{html_escape(user, quote=False)}⟩">{label}</a>' \
+                in links_after(html, ids[name][0]).replace("&#x27;", "'"), \
+                f"<<{name}>> is used in <<{user}>> at line {lineno}"
     refs = page(site, chapter).refs
     assert len(refs) == sum(len(u) for u in users.values())
     text = (ROOT / "literate" / f"{chapter}.md").read_text()
     # no reference placeholder is left, and none eats a word of the prose
     assert set(re.findall(r"xqxref\w*", html)) <= set(re.findall(r"xqxref\w*", text))
+
+
+def number(chapter: str) -> int:
+    """A chapter's number in the book's reading order."""
+    from retro.book.parts import PARTS
+
+    return [name for _, names in PARTS for name in names].index(chapter) + 1
+
+
+def test_every_chunk_title_shows_its_chapter_and_place(site):
+    from retro.book.tangle import read_chapter
+
+    for path in sorted((ROOT / "literate").glob("*.md")):
+        html = (site / "book" / path.stem / "index.html").read_text()
+        shown = [label for _, label, _ in TITLE.findall(html)]
+        count = len(read_chapter(str(path)).definitions)
+        assert shown == [f"{number(path.stem)}.{n}"
+                         for n in range(1, count + 1)], path.stem
+        head = re.search(r'<p class="chapter-head">(.*?)</p>', html, re.S)
+        assert head.group(1).startswith(f"Chapter {number(path.stem)}.")
 
 
 def line_html(html: str, line_id: str) -> str:
@@ -218,10 +265,11 @@ def test_the_chunk_index_lists_every_chunk_and_its_links_land(site):
 
     index = site / "indexes" / "chunks"
     html = content(index / "index.html")
-    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]  # after the header
+    rows = [row for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
+            if "<td" in row]
     expected = sorted((p.stem, name) for p in (ROOT / "literate").glob("*.md")
                       for name in read_chapter(str(p)).chunks)
-    listed = sorted((re.search(r">(\w+)\.md<", row).group(1),
+    listed = sorted((re.search(r"/book/(\w+)/", row).group(1),
                      unescape(re.search(r"⟨(.*?)⟩", row).group(1)))
                     for row in rows)
     assert listed == expected
@@ -234,8 +282,9 @@ def test_the_identifier_index_finds_definitions_and_uses(site):
     index = site / "indexes" / "identifiers"
     html = content(index / "index.html")
     rows = {re.search(r"<code>(.*?)</code>", row).group(1) + " "
-            + re.search(r">(retro/[\w/]+\.py)<", row).group(1): row
-            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]}
+            + re.search(r">((?:retro|docs)/[\w/]+\.py)<", row).group(1): row
+            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
+            if "<td" in row}
     common = (ROOT / "retro" / "common.py").read_text()
     for name in re.findall(r"^def (\w+)", common, re.M):
         row = rows[f"{name} retro/common.py"]
@@ -246,12 +295,98 @@ def test_the_identifier_index_finds_definitions_and_uses(site):
         assert f">{name}<" in shown and ">def<" in shown
     # whole_number is used in chapters other than its own; each use is a link
     uses = [href for href in HREF.findall(rows["whole_number retro/common.py"])
-            if "/book/" in href][1:]
+            if "/book/" in href][2:]  # after the name's and the label's
     callers = {Path(p).stem for p in (ROOT / "literate").glob("*.md")
                if "whole_number(" in Path(p).read_text() and Path(p).stem != "house"}
     assert callers and callers <= {re.search(r"book/(\w+)/", u).group(1) for u in uses}
     for href in HREF.findall(html):
         assert resolve(index, href), href
+
+
+def index_rows(site: Path, name: str) -> list[str]:
+    html = content(site / "indexes" / name / "index.html")
+    return [row for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
+            if "<td" in row]
+
+
+def test_the_identifier_index_has_tuple_constants_and_methods(site):
+    rows = {unescape(re.search(r"<code>(.*?)</code>", row).group(1)):
+            re.findall(r"<td>(.*?)</td>", row)
+            for row in index_rows(site, "identifiers")}
+    for name in ("HEADS", "TAILS", "YES", "NO", "FIRST", "SECOND", "IAC",
+                 "DONT", "SE"):
+        assert rows[name][1] == "constant", name
+    assert rows["Machine.choose"][1] == "method"
+    assert re.search(r">\d+\.\d+</a>$", rows["Machine.choose"][2])
+    # a method used through self, in its own class, is found used
+    methods = [cells for name, cells in rows.items()
+               if cells[1] == "method" and re.search(r">\d+\.\d+<", cells[4])]
+    assert len(methods) > 30
+
+
+def test_each_index_is_filed_from_a_to_z_without_articles(site):
+    for name in ("chunks", "identifiers"):
+        html = content(site / "indexes" / name / "index.html")
+        bar = re.search(r'<p class="index-letters">(.*?)</p>', html, re.S)
+        assert bar and html.index(bar.group(0)) < html.index("<table")
+        letters = re.findall(r'<a href="#(letter-\w+)">(\w)</a>', bar.group(1))
+        assert len(letters) >= 20
+        for anchor, letter in letters:
+            section = html.split(f'id="{anchor}"', 1)[1].split("<h2", 1)[0]
+            filed = re.findall(r"<tr>\s*<td>.*?>(?:⟨|<code>)(.*?)(?:⟩|</code>)",
+                               section, re.S)
+            assert filed, anchor
+            for entry in filed:
+                words = re.sub(r"^(the|a|an) (?=.)", "", unescape(entry).lower()
+                               ) if name == "chunks" else entry.lower()
+                assert re.sub(r"[^a-z0-9]", "", words)[:1] == letter.lower(), \
+                    (anchor, entry)
+    chunks = content(site / "indexes" / "chunks" / "index.html")
+    m = chunks.split('id="letter-m"', 1)[1].split("<h2", 1)[0]
+    assert "⟨the machine interface⟩" in m
+
+
+def test_every_label_link_names_the_chunk_it_lands_in(site):
+    """Every "used in", "continues" and index label is the label the
+    reader finds on the chunk it leads to."""
+    labels: dict[Path, dict[str, str]] = {}
+    checked = 0
+    for page in [*sorted((site / "book").glob("*/index.html")),
+                 site / "indexes" / "chunks" / "index.html",
+                 site / "indexes" / "identifiers" / "index.html"]:
+        html = content(page)
+        links = re.findall(r'<a href="([^"]*#[^"]+)"[^>]*>(\d+\.\d+)</a>',
+                           html)
+        assert links, page
+        for href, label in links:
+            url, _, anchor = href.partition("#")
+            target = (page.parent / url / "index.html").resolve() if url \
+                else page
+            if target not in labels:
+                labels[target] = labels_of(target.read_text())
+            assert labels[target].get(anchor) == label, \
+                f"{page.parent.name}: {href} says {label}, lands in " \
+                f"{labels[target].get(anchor)}"
+            checked += 1
+    assert checked > 3000
+
+
+def test_names_in_code_link_to_their_definitions(site):
+    html = (site / "book" / "mindreader" / "index.html").read_text()
+    links = re.findall(r'<a class="code-name" href="([^"]*)" title="([^"]*)">'
+                       r'<span class="n">(\w+)</span></a>', html)
+    assert len(links) > 20
+    for href, title, name in links:
+        url, _, anchor = href.partition("#")
+        target = (site / "book" / "mindreader" / url / "index.html").resolve() \
+            if url else site / "book" / "mindreader" / "index.html"
+        shown = unescape(re.sub(r"<[^>]+>", "", line_html(target.read_text(), anchor)))
+        short = title.split(",")[0].rsplit(".", 1)[-1]
+        assert short == name and re.search(
+            rf"\b(def|class)\s+{name}\b|\b{name}\b.*=", shown), (name, shown)
+    # a name another chapter defines leads there: plural, from the house
+    assert any(url.startswith("../") and not url.startswith("../mindreader")
+               for url, _, _ in links)
 
 
 def test_each_tangled_file_has_a_page_whose_lines_lead_to_their_chapter(site):
@@ -299,11 +434,38 @@ def test_the_weave_leaves_placeholder_shaped_prose_alone(site):
     assert "<code>xqxrefbcx</code>" in html
 
 
+def test_the_home_page_opens_with_a_real_transcript(site):
+    html = content(site / "index.html")
+    block = re.search(r'<div class="language-text highlight"><pre>.*?<code>(.*?)</code>',
+                      html, re.S)
+    assert block and html.index(block.group(0)) < html.index("<h2"), \
+        "the transcript comes before the first section"
+    lines = unescape(re.sub(r"<[^>]+>", "", block.group(1))).strip("\n")
+    assert len(lines.splitlines()) >= 6
+    # a run of lines the game printed, as its replayed transcript holds them
+    assert any(lines in transcript.read_text()
+               for transcript in (ROOT / "tests" / "transcripts").glob("*.out")), lines
+
+
+def test_the_home_page_agrees_with_the_chapters(site):
+    home = (ROOT / "docs" / "index.md").read_text()
+    flip = (ROOT / "literate" / "flip.md").read_text()
+    year = re.search(r"More BASIC Computer Games\* \((\d{4})\)", home).group(1)
+    assert f"Creative Computing, {year})" in flip
+    assert "nineteen" in home and "HER 19 MATCHBOXES" in (
+        ROOT / "tests" / "transcripts" / "hexapawn_seed1962.out").read_text()
+    # the example of a chunk's title is the chunk's title in chapter 1
+    label, name = re.search(r"\*(\d+\.\d+) ⟨(.*?)⟩ =\*", home).groups()
+    html = (site / "book" / "mindreader" / "index.html").read_text()
+    assert (label, name) in [(found[1], unescape(found[2]))
+                             for found in TITLE.findall(html)]
+
+
 def test_the_home_page_lists_the_chapters_by_part_and_shows_a_figure(site):
     from retro.book.parts import PARTS
 
     html = content(site / "index.html")
-    listed = re.findall(r'href="book/(\w+)/"', html)
+    listed = re.findall(r'href="book/(\w+)/"', html.split('<h2 id="read"')[1])
     expected = [name for _, names in PARTS for name in names]
     assert [name for name in dict.fromkeys(listed) if name in expected] == expected
     figures = re.findall(r'<img [^>]*src="(figures/[^"]+\.svg)"', html)

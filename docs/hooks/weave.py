@@ -9,6 +9,7 @@ import ast
 import html
 import re
 from bisect import bisect_right
+from collections import namedtuple
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -54,7 +55,10 @@ class Book:
                          for stem, text in self.texts.items()}
         self.ids = {stem: anchors(chapter.definitions)
                     for stem, chapter in self.chapters.items()}
-        self.uses = {stem: users(chapter, self.ids[stem])
+        self.numbers = chapter_numbers()
+        self.labels = {stem: labels(chapter.definitions, self.numbers[stem])
+                       for stem, chapter in self.chapters.items()}
+        self.uses = {stem: users(chapter)
                      for stem, chapter in self.chapters.items()}
         self.stem_of = {chapter.path: stem
                         for stem, chapter in self.chapters.items()}
@@ -64,6 +68,7 @@ class Book:
                               key=lambda output: output.relative)
         self.parts: dict[str, list] = {}  # by book_part
         self.origin_lists: dict[str, list] = {}  # by origins
+        self.named = None  # by names
         self.cache = directory.parent / ".cache" / "weave"  # by highlighted
 
     def title(self, stem: str) -> str:
@@ -81,6 +86,21 @@ class Book:
     def tangled_from(self, stem: str) -> list:
         return [output for output in self.outputs
                 if self.stem_of[output.chapter] == stem]
+
+    def chapter_line(self, output, lineno: int) -> tuple[str, int]:
+        """The chapter, and its line, that line `lineno` of `output` is."""
+        origin = self.origins(output)[lineno - 1]
+        return self.stem_of[origin.chapter], origin.lineno
+
+    def label_at(self, stem: str, line: int) -> str:
+        """The label of the chunk that holds line `line` of a chapter."""
+        return book_part(self, stem, line)[3]
+
+    def names(self):
+        """The names the book's modules define and use, read once."""
+        if self.named is None:
+            self.named = read_names(self)
+        return self.named
 
     def pages(self):
         """The generated pages: the indexes, and one per tangled file."""
@@ -133,9 +153,32 @@ def anchors(definitions) -> dict[tuple[str, int], str]:
     return ids
 
 
-def users(chapter, ids) -> dict[str, list[tuple[str, str, int]]]:
-    """Each chunk's name -> (anchor, name, line) of each line using it."""
-    found: dict[str, list[tuple[str, str, int]]] = {}
+def chapter_numbers() -> dict[str, int]:
+    """Each chapter's number in the reading order: 1 for the first."""
+    from retro.book.parts import PARTS
+
+    order = [name for _, names in PARTS for name in names]
+    return {name: number for number, name in enumerate(order, 1)}
+
+
+def labels(definitions, number: int) -> dict[tuple[str, int], str]:
+    """Map (chunk name, nth definition) to its label: '9.4'."""
+    seen: dict[str, int] = {}
+    found: dict[tuple[str, int], str] = {}
+    for place, definition in enumerate(definitions, 1):
+        nth = seen[definition.name] = seen.get(definition.name, 0) + 1
+        found[definition.name, nth] = f"{number}.{place}"
+    return found
+
+
+def label_order(label: str) -> tuple[int, ...]:
+    """Labels in reading order: 9.4 before 9.10 before 10.1."""
+    return tuple(int(part) for part in label.split("."))
+
+
+def users(chapter) -> dict[str, list[tuple[tuple[str, int], int]]]:
+    """Each chunk's name -> ((name, nth), line) of each line using it."""
+    found: dict[str, list[tuple[tuple[str, int], int]]] = {}
     nth: dict[str, int] = {}
     for definition in chapter.definitions:
         k = nth[definition.name] = nth.get(definition.name, 0) + 1
@@ -143,8 +186,16 @@ def users(chapter, ids) -> dict[str, list[tuple[str, str, int]]]:
             reference = REFERENCE.match(line.text)
             if reference:
                 found.setdefault(reference["name"].strip(), []).append(
-                    (ids[definition.name, k], definition.name, line.lineno))
+                    ((definition.name, k), line.lineno))
     return found
+
+
+def first_uses(uses) -> list[tuple[tuple[str, int], int]]:
+    """Each using definition once, with the first line that uses."""
+    first: dict[tuple[str, int], int] = {}
+    for user, line in uses:
+        first.setdefault(user, line)
+    return list(first.items())
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -154,7 +205,9 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     chapter = read_chapter(page.file.abs_src_path, markdown)
     ids = anchors(chapter.definitions)
-    uses = users(chapter, ids)
+    number = book.numbers[Path(page.file.src_uri).stem]
+    tags = labels(chapter.definitions, number)
+    uses = users(chapter)
     lines = markdown.split("\n")
     prefix = unused_word(markdown)
     references: dict[str, str] = {}
@@ -175,6 +228,7 @@ def on_page_markdown(markdown, page, config, files):
         insert_before[definition.fence - 1] = (
             f'<p class="chunk-title" id="{anchor}">'
             f'<a class="chunk-anchor" href="#{anchor}">'
+            f'<span class="chunk-label">{tags[definition.name, count]}</span> '
             f'&lang;{name}&rang;&nbsp;{sign}</a></p>\n')
         drop.add(definition.lineno - 1)
         first_lines[anchor] = next(
@@ -188,6 +242,9 @@ def on_page_markdown(markdown, page, config, files):
             placeholder = f"{prefix}{spell(len(references))}x"
             link = ids.get((target, 1))
             label = f"&lang;{html.escape(target)}&rang;"
+            if link:  # noweb's ⟨name 12a⟩: where the chunk begins
+                label = (f"&lang;{html.escape(target)}&nbsp;<span class="
+                         f'"chunk-label">{tags[target, 1]}</span>&rang;')
             references[placeholder] = (
                 f'<a class="chunk-ref" href="#{link}">{label}</a>' if link
                 else f'<span class="chunk-ref chunk-undefined">{label}</span>')
@@ -196,14 +253,15 @@ def on_page_markdown(markdown, page, config, files):
                 f"<<{found['name']}>>", placeholder, 1)
         links = []
         if count > 1:
-            links.append(f"continues [part {count - 1}]"
+            links.append(f"continues [{tags[definition.name, count - 1]}]"
                          f"(#{ids[definition.name, count - 1]})")
         if (definition.name, count + 1) in ids:
-            links.append(f"continued in [part {count + 1}]"
+            links.append(f"continued in [{tags[definition.name, count + 1]}]"
                          f"(#{ids[definition.name, count + 1]})")
         if uses.get(definition.name):
-            where = ", ".join(f"[⟨{md_text(user)}⟩](#L{lineno})"
-                              for _, user, lineno in uses[definition.name])
+            where = ", ".join(
+                f'[{tags[user]}](#L{lineno} "{md_title(user[0])}")'
+                for user, lineno in first_uses(uses[definition.name]))
             links.append(f"used in {where}")
         elif is_root(definition.name):
             links.append(f"root: tangled to [`{definition.name}`]"
@@ -248,11 +306,12 @@ def on_page_content(content, page, config, files):
         content = re.sub(rf"{prefix}[a-j]+x",
                          lambda m: references.get(m[0], m[0]), content)
     content = name_lines(content, page)
+    content = link_names(content, page, files)
     return link_mentions(content, page, files)
 
 
 TITLED_CODE = re.compile(
-    r'<p class="chunk-title" id="([^"]+)"><a [^>]*>[^<]*</a></p>\s*'
+    r'<p class="chunk-title" id="([^"]+)"><a [^>]*>.*?</a></p>\s*'
     r'<div class="[^"]*highlight[^"]*"><pre>.*?</pre>', re.DOTALL)
 LINE_SPAN = re.compile(r'<span id="__span-\d+-(\d+)">')
 
@@ -273,6 +332,39 @@ def name_lines(content: str, page) -> str:
     if page.present_anchor_ids is not None:
         page.present_anchor_ids |= named
     return content
+
+
+LINE = re.compile(r'(<span id="L(\d+)">)(.*?\n</span>)', re.DOTALL)
+NAME_TOKEN = re.compile(r'<span class="n">(\w+)</span>')
+
+
+def link_names(content: str, page, files) -> str:
+    """Link each name in the page's code to the line defining it."""
+    stem = Path(page.file.src_uri).stem
+    named = book.names()
+    words_on = named.words.get(stem, {})
+    urls: dict[str, str] = {}
+
+    def link(word, line: int) -> str:
+        keys = words_on[line].get(word[1], ())
+        if len(keys) != 1:
+            return word[0]
+        home = named.defined[next(iter(keys))]
+        if home.stem not in urls:
+            urls[home.stem] = "" if home.stem == stem else \
+                files.get_file_from_path(f"{BOOK}/{home.stem}.md"
+                                         ).url_relative_to(page.file)
+        return (f'<a class="code-name" href="{urls[home.stem]}#L{home.line}"'
+                f' title="{home.name}, {home.kind}, {home.label}">'
+                f"{word[0]}</a>")
+
+    def link_line(found) -> str:
+        line = int(found[2])
+        if line not in words_on:
+            return found[0]
+        return found[1] + NAME_TOKEN.sub(lambda word: link(word, line),
+                                         found[3])
+    return LINE.sub(link_line, content)
 
 
 MENTION = re.compile(r"<code>&lt;&lt;([^<]+?)&gt;&gt;(?:\+?=)?</code>")
@@ -307,8 +399,8 @@ def chapter_head(stem: str) -> str:
         for output in book.tangled_from(stem)) or "nothing"
     indexes = ", ".join(f"[{title.lower()}](../{INDEXES}/{name}.md)"
                         for title, name in INDEX_PAGES)
-    return (f"\nTangles to {tangled}. Indexes: {indexes}.\n"
-            "{: .chapter-head }\n")
+    return (f"\nChapter {book.numbers[stem]}. Tangles to {tangled}. "
+            f"Indexes: {indexes}.\n{{: .chapter-head }}\n")
 
 
 CHAPTER_LIST = "<!-- the chapters, by part -->"
@@ -323,7 +415,8 @@ def home_page(markdown: str) -> str:
     parts = []
     for title, names in PARTS:
         parts.append(f"- **{md_text(title)}**")
-        parts.extend(f"    - [{md_text(book.title(name))}]({BOOK}/{name}.md)"
+        parts.extend(f"    - {book.numbers[name]}\\. "
+                     f"[{md_text(book.title(name))}]({BOOK}/{name}.md)"
                      for name in names)
     indexes = ", ".join(f"[{title.lower()}]({INDEXES}/{name}.md)"
                         for title, name in INDEX_PAGES)
@@ -337,105 +430,163 @@ def md_text(text: str) -> str:
     return html.escape(escaped, quote=False)
 
 
+def md_title(name: str) -> str:
+    """A chunk's name as a link's title, between markdown's quotes (a
+    double quote would end the title, so it is shown as a single one)."""
+    return "⟨" + name.replace('"', "'") + "⟩"
+
+
 UNSEARCHED = "---\nsearch:\n  exclude: true\n---\n\n"  # front matter
 
 
-def sort_key(name: str) -> tuple[str, str]:
-    return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip(), name
+INDEX_PAGE = "---\nsearch:\n  exclude: true\nhide:\n  - toc\n---\n\n"
+ARTICLE = re.compile(r"(?:the|a|an) (?=.)")
+
+
+def sort_key(name: str, article: bool = True) -> tuple[str, str]:
+    """How an entry is filed: its words, and without an article if asked."""
+    words = re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
+    return (words if article else ARTICLE.sub("", words, count=1)), name
+
+
+def by_letter(rows, heading: str, kind: str) -> str:
+    """(key, row) pairs filed under a heading per letter, the bar above;
+    `kind` names the index, for the style sheet."""
+    letters: dict[str, list[str]] = {}
+    for key, row in sorted(rows):
+        first = key[0][:1].upper()
+        letters.setdefault(first if first.isalpha() else "#", []).append(row)
+    bar = " ".join(
+        f"[{letter}](#{letter_id(letter)})" if letter in letters else letter
+        for letter in ["#", *map(chr, range(ord("A"), ord("Z") + 1))]
+        if letter != "#" or letter in letters)
+    sections = [f"## {letter} {{: #{letter_id(letter)} }}\n\n{heading}\n"
+                + "\n".join(entries) + "\n"
+                for letter, entries in sorted(letters.items())]
+    return (f"{bar}\n{{: .index-letters }}\n\n"
+            f'<div class="book-index book-index--{kind}" markdown>\n\n'
+            + "\n".join(sections) + "\n</div>\n")
+
+
+def letter_id(letter: str) -> str:
+    return "letter-" + ("digits" if letter == "#" else letter.lower())
 
 
 def chunk_index(book: Book) -> str:
     rows = []
     for stem, chapter in book.chapters.items():
-        ids, uses = book.ids[stem], book.uses[stem]
+        ids, tags, uses = book.ids[stem], book.labels[stem], book.uses[stem]
         page = f"../{BOOK}/{stem}.md"
-        parts: dict[str, list] = {}
-        for definition in chapter.definitions:
-            parts.setdefault(definition.name, []).append(definition)
-        for name, definitions in parts.items():
-            first, *more = [f"[{part.lineno}]({page}#{ids[name, nth]})"
-                            for nth, part in enumerate(definitions, 1)]
-            used = ", ".join(f"[{line}]({page}#L{line})"
-                             for _, _, line in uses.get(name, []))
+        for name in chapter.chunks:
+            parts = ", ".join(f"[{tags[key]}]({page}#{ids[key]})"
+                              for key in tags if key[0] == name)
+            used = ", ".join(f"[{tags[user]}]({page}#L{line})"
+                             for user, line in first_uses(uses.get(name, [])))
             if not used and is_root(name):
                 used = f"the file [`{name}`](../{module_uri(name)})"
-            rows.append((sort_key(name), (
+            rows.append((sort_key(name, article=False), (
                 f"| [⟨{md_text(name)}⟩]({page}#{ids[name, 1]}) "
-                f"| [{stem}.md]({page}) | {first} | {', '.join(more)} "
+                f"| [{md_text(book.title(stem))}]({page}) | {parts} "
                 f"| {used} |")))
-    return (f"{UNSEARCHED}# Chunks\n\nEvery chunk of the book, by name. "
-            "The numbers are lines of the chapter; each links to the chunk "
-            "or the line.\n\n"
-            "| chunk | chapter | defined | continued | used |\n"
-            "| --- | --- | --- | --- | --- |\n"
-            + "\n".join(row for _, row in sorted(rows)) + "\n")
+    return (f"{INDEX_PAGE}# Chunks\n\nEvery chunk of the book, by name, "
+            "filed without a leading article. A label such as 9.4 is the "
+            "fourth chunk of chapter 9, and links to it; a label under "
+            "*used in* links to the line that uses the chunk.\n\n"
+            + by_letter(rows, "| chunk | chapter | defined in | used in |\n"
+                              "| --- | --- | --- | --- |", "chunks"))
 
 
-def identifier_index(book: Book) -> str:
+Defined = namedtuple("Defined", "name kind output lineno stem line label")
+Names = namedtuple("Names", "defined used words")
+
+
+def read_names(book: Book) -> Names:
+    """Every indexed name: its definition, the chapter lines using it,
+    and by chapter and line, the words on that line that stand for it."""
     modules = {dotted(output.relative): output for output in book.outputs
-               if output.relative.startswith("retro/")
-               and output.relative.endswith(".py")}
+               if output.relative.endswith(".py")}
     trees = {name: ast.parse(output.text) for name, output in modules.items()}
-    defined = {(module, name): (kind, lineno)
-               for module, tree in trees.items()
-               for name, kind, lineno in top_level(tree)}
-    used: dict[tuple[str, str], set[tuple[str, int]]] = {}
+    defined = {}
     for module, tree in trees.items():
-        for key, lineno in uses_in(tree, module, defined, set(modules)):
-            origin = book.origins(modules[module])[lineno - 1]
-            used.setdefault(key, set()).add(
-                (book.stem_of[origin.chapter], origin.lineno))
+        for name, kind, lineno in top_level(tree):
+            stem, line = book.chapter_line(modules[module], lineno)
+            defined[module, name] = Defined(name, kind, modules[module],
+                                            lineno, stem, line,
+                                            book.label_at(stem, line))
+    used: dict[tuple[str, str], set[tuple[str, int]]] = {}
+    words: dict[str, dict[int, dict[str, set]]] = {}
+    for module, tree in trees.items():
+        for key, lineno, word in uses_in(tree, module, defined, set(modules)):
+            stem, line = book.chapter_line(modules[module], lineno)
+            used.setdefault(key, set()).add((stem, line))
+            words.setdefault(stem, {}).setdefault(line, {}).setdefault(
+                word, set()).add(key)
+    return Names(defined, used, words)
+def identifier_index(book: Book) -> str:
+    named = book.names()
     rows = []
-    for (module, name), (kind, lineno) in defined.items():
-        output = modules[module]
-        origin = book.origins(output)[lineno - 1]
-        stem = book.stem_of[origin.chapter]
-        rows.append((sort_key(name), (
-            f"| [`{name}`](../{BOOK}/{stem}.md#L{origin.lineno}) "
-            f"| {kind} | [{md_text(output.relative)}]"
-            f"(../{module_uri(output.relative)}#L{lineno}) "
-            f"| {uses_cell(used.get((module, name), set()))} |")))
-    return (f"{UNSEARCHED}# Identifiers\n\nEvery function, class and "
-            "constant defined at the top of a module of `retro/`. The name "
-            "links to the line of the chapter that defines it, the module to "
-            "the line of the file; the numbers are the chapter lines that "
-            "use it.\n\n"
-            "| identifier | kind | module | used in |\n"
-            "| --- | --- | --- | --- |\n"
-            + "\n".join(row for _, row in sorted(rows)) + "\n")
-def uses_cell(lines: set[tuple[str, int]]) -> str:
-    by_chapter: dict[str, list[int]] = {}
-    for stem, lineno in sorted(lines):
-        by_chapter.setdefault(stem, []).append(lineno)
-    return "; ".join(
-        f"{stem}.md " + ", ".join(f"[{n}](../{BOOK}/{stem}.md#L{n})"
-                                  for n in numbers)
-        for stem, numbers in by_chapter.items())
+    for key, home in named.defined.items():
+        chapter = f"../{BOOK}/{home.stem}.md#L{home.line}"
+        rows.append((sort_key(home.name), (
+            f"| [`{home.name}`]({chapter}) | {home.kind} "
+            f"| [{home.label}]({chapter}) "
+            f"| [{md_text(home.output.relative)}]"
+            f"(../{module_uri(home.output.relative)}#L{home.lineno}) "
+            f"| {uses_cell(book, named.used.get(key, set()))} |")))
+    return (f"{INDEX_PAGE}# Identifiers\n\nEvery function, class, method "
+            "and constant defined at the top of a module the book tangles. "
+            "The name and the label under *defined in* link to the line of "
+            "the chapter that defines it, the module to the line of the "
+            "file; the labels under *used in* link to the lines that use "
+            "it.\n\n"
+            + by_letter(rows, "| identifier | kind | defined in | module "
+                              "| used in |\n| --- | --- | --- | --- | --- |",
+                        "identifiers"))
+def uses_cell(book: Book, lines: set[tuple[str, int]]) -> str:
+    first: dict[str, tuple[str, int]] = {}
+    for stem, line in sorted(lines):
+        first.setdefault(book.label_at(stem, line), (stem, line))
+    return ", ".join(
+        f"[{label}](../{BOOK}/{stem}.md#L{line})"
+        for label, (stem, line) in sorted(
+            first.items(), key=lambda item: label_order(item[0])))
 
 
 def dotted(relative: str) -> str:
     """retro/engines/flip.py -> retro.engines.flip (a package: its name)."""
     name = relative[:-len(".py")].replace("/", ".")
     return name[:-len(".__init__")] if name.endswith(".__init__") else name
-
-
 def top_level(tree):
-    """(name, kind, line) of each function, class and constant defined."""
+    """(name, kind, line) of each function, class, method and constant."""
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.name, "function", node.lineno
         elif isinstance(node, ast.ClassDef):
             yield node.name, "class", node.lineno
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    yield f"{node.name}.{item.name}", "method", item.lineno
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = getattr(node, "targets", [getattr(node, "target", None)])
-            for target in targets:
-                if (isinstance(target, ast.Name)
-                        and target.id.lstrip("_")[:1].isupper()):
-                    yield target.id, "constant", node.lineno
+            for name in [name for target in targets
+                         for name in assigned(target)]:
+                if name.lstrip("_")[:1].isupper():
+                    yield name, "constant", node.lineno
+
+
+def assigned(target):
+    """The names an assignment's target binds: `A`, or `A, (B, *C)`."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from assigned(element)
+    elif isinstance(target, ast.Starred):
+        yield from assigned(target.value)
 
 
 def uses_in(tree, module: str, defined, modules: set[str]):
-    """((module, name), line) for each use of an indexed name in `tree`."""
+    """((module, name), line, word) for each use of an indexed name."""
     names = {name: (module, name) for where, name in defined
              if where == module}
     packages: dict[str, str] = {}
@@ -447,15 +598,37 @@ def uses_in(tree, module: str, defined, modules: set[str]):
             follow(node, module, modules, names, packages)
     for node in read:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            key = names.get(node.id)
-        elif isinstance(node, ast.Attribute) and packages:
-            owner = packages.get(dotted_name(node.value))
-            key = (owner, node.attr) if owner else None
+            key, word = names.get(node.id), node.id
+        elif isinstance(node, ast.Attribute):
+            key, word = attribute(node, names, packages), node.attr
         else:
             continue
         if key in defined:
-            yield key, node.lineno
+            yield key, node.end_lineno, word
+    yield from own_methods(tree, module, defined)
+def attribute(node, names, packages) -> tuple[str, str] | None:
+    """What an attribute reads: a module's name, or a class's method."""
+    owner = packages.get(dotted_name(node.value))
+    if owner:  # flip.Game, retro.registry.GAMES
+        return owner, node.attr
+    if isinstance(node.value, ast.Name) and node.value.id in names:
+        where, name = names[node.value.id]  # Machine.choose
+        return where, f"{name}.{node.attr}"
+    return None
 
+
+def own_methods(tree, module: str, defined):
+    """Uses of a class's methods through self or cls, in the class."""
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for node in ast.walk(cls):
+            if (isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in ("self", "cls")
+                    and (module, f"{cls.name}.{node.attr}") in defined):
+                yield ((module, f"{cls.name}.{node.attr}"), node.end_lineno,
+                       node.attr)
 def follow(node, module: str, modules: set[str], names, packages) -> None:
     """Record what one import binds: a name of a module, or a module."""
     if isinstance(node, ast.Import):
@@ -519,7 +692,7 @@ def file_listing(page, files) -> str:
             urls[stem] = files.get_file_from_path(
                 f"{BOOK}/{stem}.md").url_relative_to(page.file)
         url = urls[stem]
-        part = book_part(stem, origin.lineno)
+        part = book_part(book, stem, origin.lineno)
         target = f"L{origin.lineno}" if origin.lineno in part[2] else part[1]
         if (stem, part) != shown:
             shown = (stem, part)
@@ -554,8 +727,10 @@ def highlighted(output) -> list[str]:
         older.unlink()
     kept.write_text(code, encoding="utf-8")
     return code.split("\n")
-def book_part(stem: str, lineno: int) -> tuple[int, str, range]:
-    """(heading, anchor, lines shown) of the definition holding a line."""
+def book_part(book: Book, stem: str,
+              lineno: int) -> tuple[int, str, range, str]:
+    """(heading, anchor, lines shown, label) of the definition holding
+    a line."""
     parts = book.parts.get(stem)
     if parts is None:
         counted: dict[str, int] = {}
@@ -565,7 +740,8 @@ def book_part(stem: str, lineno: int) -> tuple[int, str, range]:
             nth = counted[name] = counted.get(name, 0) + 1
             shown = [line.lineno for line in definition.lines if line.text]
             lines = range(shown[0], shown[-1] + 1) if shown else range(0)
-            parts.append((definition.lineno, book.ids[stem][name, nth], lines))
+            parts.append((definition.lineno, book.ids[stem][name, nth], lines,
+                          book.labels[stem][name, nth]))
     return parts[bisect_right(parts, (lineno, "\uffff")) - 1]
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
@@ -255,3 +256,98 @@ def test_her_schooling_is_as_the_chapter_describes_its_figures():
     for record, beads in runs:
         assert beads[-1] == 47 - record.count("L")
         assert 35 <= beads[-1] <= 37
+
+
+# --- numbers, captions, and type a reader can read ----------------------------
+
+def chapter_number(stem: str) -> int:
+    from retro.book.parts import PARTS
+
+    return [name for _, names in PARTS for name in names].index(stem) + 1
+
+
+FIGURE_HTML = re.compile(
+    r'<figure class="book-figure" id="figure-([a-z0-9-]+)">\s*'
+    r'<div class="figure-frame"><img [^>]*></div>\s*'
+    r'<figcaption><a href="([^"]*)"><strong>Figure (\d+)\.(\d+)\.</strong></a>'
+    r"(.*?)</figcaption>", re.S)
+
+
+def test_every_figure_is_numbered_by_its_chapter_with_a_caption(site):
+    numbered = {}
+    for page in sorted((site / "book").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        found = FIGURE_HTML.findall(html)
+        assert len(found) == len(images(page)), page  # every image a figure
+        for place, (name, href, chapter, nth, caption) in enumerate(found, 1):
+            assert (int(chapter), int(nth)) == (
+                chapter_number(page.parent.name), place), name
+            assert href == f"#figure-{name}"
+            assert len(caption.split()) >= 12, (name, caption)
+            numbered[name] = f"{chapter}.{nth}"
+    assert set(numbered) == set(figure_names())
+    # the home page gives a figure its chapter's number, linked there
+    home = (site / "index.html").read_text(encoding="utf-8")
+    shown = FIGURE_HTML.findall(home)
+    assert shown
+    for name, href, chapter, nth, _ in shown:
+        assert f"{chapter}.{nth}" == numbered[name]
+        assert href.startswith("book/") and href.endswith(f"/#figure-{name}")
+
+
+def test_a_figure_is_never_shown_narrower_than_its_smallest_type_allows(site):
+    for svg in sorted((site / "figures").glob("*.svg")):
+        text = svg.read_text(encoding="utf-8")
+        view = float(re.search(r'viewBox="0 0 ([\d.]+)', text)[1])
+        smallest = min(float(size) for size in
+                       re.findall(r"font-size: ([\d.]+)px", text))
+        assert hook.legible_size(str(svg)).endswith(
+            f'style="min-width: {math.ceil(9 * view / smallest)}px" }}')
+        for page in sorted(site.rglob("index.html")):
+            for tag in re.findall(rf'<img [^>]*figures/{svg.name}"[^>]*>',
+                                  page.read_text(encoding="utf-8")):
+                width = int(re.search(r'min-width: (\d+)px', tag)[1])
+                assert smallest * width / view >= 9, (page, svg.name)
+
+
+def test_the_narrowest_width_is_read_from_the_svg(tmp_path):
+    svg = tmp_path / "small.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="360pt" '
+                   'height="90pt" viewBox="0 0 360 90"><text style="font-size:'
+                   ' 10px">big</text><text style="font-size: 6px">small'
+                   '</text></svg>')
+    assert hook.legible_size(str(svg)) == (
+        '{ width="480" height="120" style="min-width: 540px" }')
+
+
+class Stub:
+    """Just enough of mkdocs's page and files for as_figures."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def test_an_image_is_set_as_a_numbered_figure_and_its_title_captioned(
+        tmp_path):
+    svg = tmp_path / "her-learning.svg"
+    svg.write_text('<svg width="432pt" height="201.6pt" viewBox="0 0 432 '
+                   '201.6"><text style="font-size: 9.5px">x</text></svg>')
+    page = Stub(file=Stub(src_uri="book/matchbox.md"))
+    files = Stub(get_file_from_path=lambda uri: Stub(abs_src_path=str(svg)))
+    config = {"docs_dir": str(DOCS)}
+    number = f"{chapter_number('matchbox')}.1"
+    titled = hook.as_figures(
+        'Before.\n\n![What it\nshows](../figures/her-learning.svg "What a\n'
+        'reader reads.")\n\n```markdown\n![x](../figures/her-learning.svg)'
+        '\n```\n', page, config, files)
+    assert (f'<figcaption markdown="span">[**Figure {number}.**]'
+            "(#figure-her-learning) What a reader reads.</figcaption>"
+            in titled)
+    assert "![What it shows](../figures/her-learning.svg){ width=" in titled
+    assert "```markdown\n![x](../figures/her-learning.svg)\n```" in titled
+    # without a title, the alt text is the caption; elsewhere, a link home
+    page.file.src_uri = "index.md"
+    bare = hook.as_figures("![What it shows](figures/her-learning.svg)\n",
+                           page, config, files)
+    assert (f"[**Figure {number}.**](book/matchbox.md#figure-her-learning) "
+            "What it shows</figcaption>" in bare)

@@ -10,6 +10,8 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import math
+import posixpath
 import re
 import sys
 import time
@@ -163,7 +165,7 @@ def on_files(files, config):
     return files
 
 
-FOLDER = "figures"
+BOOK, FOLDER = "book", "figures"
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)")
 FIGURE = re.compile(rf"(?<![\w.-]){FOLDER}/([^/\s)\"']+)\.svg")
 CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$|`[^`\n]*`",
@@ -185,7 +187,7 @@ def on_page_markdown(markdown, page, config, files):
         raise PluginError(f"{page.file.src_uri} shows figures/{bare[0]}.svg "
                           f"with no alt text: say what the figure shows")
     page.meta["retro_figures"] = shown
-    return markdown
+    return as_figures(markdown, page, config, files) if shown else markdown
 
 
 def check(drawn: dict[str, str], shown: dict[str, list[str]]) -> None:
@@ -218,3 +220,80 @@ def on_env(env, config, files):
             raise
         log.warning(str(error))
     return env
+
+
+def chapter_order() -> list[str]:
+    """The chapters' names in reading order: chapter 1 first."""
+    from retro.book.parts import PARTS
+
+    return [name for _, names in PARTS for name in names]
+
+
+def figure_numbers(root: Path) -> dict[str, tuple[str, str]]:
+    """Each figure's number and the chapter that owns it: name ->
+    ('12.2', 'matchbox')."""
+    numbers: dict[str, tuple[str, str]] = {}
+    for chapter, stem in enumerate(chapter_order(), 1):
+        path = root / "literate" / f"{stem}.md"
+        shown, _ = figures_shown(path.read_text(encoding="utf-8"))
+        for name in dict.fromkeys(shown):
+            if name not in numbers:
+                count = sum(home == stem for _, home in numbers.values())
+                numbers[name] = (f"{chapter}.{count + 1}", stem)
+    return numbers
+IMAGE_AND_TITLE = re.compile(r'!\[([^\]]*)\]\(([^)\s]*)(?:\s+"([^"]*)")?\)')
+
+
+def as_figures(markdown: str, page, config, files) -> str:
+    """The page's images of figures set as numbered, captioned figures."""
+    numbers = figure_numbers(Path(config["docs_dir"]).parent)
+    here = page.file.src_uri
+
+    def figure(found) -> str:
+        name = FIGURE.search(found[2])
+        if name is None:
+            return found[0]
+        name = name[1]
+        number, stem = numbers.get(name, ("", ""))
+        owner = f"{BOOK}/{stem}.md"
+        link = "" if here == owner else posixpath.relpath(
+            owner, posixpath.dirname(here) or ".")
+        size = legible_size(files.get_file_from_path(
+            f"{FOLDER}/{name}.svg").abs_src_path)
+        alt, caption = " ".join(found[1].split()), found[3] or found[1]
+        return (f'\n\n<figure class="book-figure" id="figure-{name}" '
+                f'markdown>\n<div class="figure-frame" markdown="span">'
+                f"![{alt}]({found[2]}){size}</div>\n"
+                f'<figcaption markdown="span">[**Figure {number}.**]'
+                f"({link}#figure-{name}) {' '.join(caption.split())}"
+                "</figcaption>\n</figure>\n\n")
+    return outside_code(markdown, lambda text: IMAGE_AND_TITLE.sub(
+        figure, text))
+
+
+def outside_code(markdown: str, change) -> str:
+    """`markdown` with `change` applied to its prose, not to its code."""
+    pieces, at = [], 0
+    for code in CODE.finditer(markdown):
+        pieces += [change(markdown[at:code.start()]), code[0]]
+        at = code.end()
+    return "".join(pieces) + change(markdown[at:])
+
+
+LEGIBLE = 9  # pixels: the smallest type a figure may be shown with
+
+
+def legible_size(svg: str) -> str:
+    """The image's attributes, for attr_list: its size as drawn, and the
+    narrowest it may be shown with its smallest type still LEGIBLE."""
+    text = Path(svg).read_text(encoding="utf-8")
+    head = re.search(r"<svg\b[^>]*>", text)[0]
+    width, height = (float(re.search(rf'\b{side}="([\d.]+)pt"', head)[1])
+                     for side in ("width", "height"))
+    view = float(re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+)', head)[1])
+    sizes = [float(size) for size in re.findall(
+        r"font(?:-size)?:\s*([\d.]+)px", text)] or [LEGIBLE]
+    narrowest = math.ceil(LEGIBLE * view / min(sizes))
+    return (f'{{ width="{round(width * 4 / 3)}" '
+            f'height="{round(height * 4 / 3)}" '
+            f'style="min-width: {narrowest}px" }}')

@@ -15,6 +15,7 @@ import http.server
 import importlib.util
 import json
 import os
+import re
 import threading
 import urllib.request
 from pathlib import Path
@@ -358,9 +359,12 @@ def broken_chunk_links(page, where: str, per_kind: int = 2,
         if urlsplit(page.url).path != urlsplit(home).path:
             page.goto(home, wait_until="load")  # the last click left it
         try:
-            # a real mouse click where the link is drawn (a link hidden
-            # under the header would click the header, and be found out)
-            click = page.locator(CHUNK_LINKS).nth(link["n"]).click
+            # a real mouse click where the link is drawn, once it is in the
+            # middle of the window, where a reader would see it (a link
+            # hidden under the header would click the header instead)
+            locator = page.locator(CHUNK_LINKS).nth(link["n"])
+            locator.evaluate("a => a.scrollIntoView({block: 'center', behavior: 'instant'})")
+            click = locator.click
             if target.path == urlsplit(home).path:
                 click(force=True)
             else:
@@ -373,7 +377,180 @@ def broken_chunk_links(page, where: str, per_kind: int = 2,
         landed = page.evaluate(_LANDED, fragment)
         if landed != "ok":
             found.append(f"{name}: {landed}")
+            continue
+        found += wrong_label(page, name, link["text"], fragment)
     return found
+
+
+# a label: 9.4, alone or closing a reference, ⟨consult model 1.2⟩
+LABEL = re.compile(r"(?:⟨.*\s)?(\d+\.\d+)⟩?")
+
+_LABEL_AT = """(id) => {
+  // the label of the chunk an element belongs to: a chunk's title, or a
+  // line of its code (the title stands just before the code's block)
+  let at = document.getElementById(id);
+  if (!at) return null;
+  if (!at.matches('p.chunk-title')) {
+    at = at.closest('div.highlight');
+    while (at && !at.matches('p.chunk-title')) at = at.previousElementSibling;
+  }
+  const label = at && at.querySelector('.chunk-label');
+  return label ? label.innerText.trim() : null;
+}"""
+
+
+def wrong_label(page, name: str, text: str, fragment: str) -> list[str]:
+    """If a link's text ends in a label, the chunk it landed in must show
+    that label: one finding if not."""
+    label = LABEL.fullmatch(text)
+    if not label:
+        return []
+    shown = page.evaluate(_LABEL_AT, fragment)
+    if shown == label[1]:
+        return []
+    return [f"{name}: the link says {label[1]}, the chunk it lands in shows "
+            f"{shown or 'no label'}"]
+
+
+_LABEL_LINKS = """(selector) => [...document.querySelectorAll(selector)]
+  .map((a, n) => ({n, href: a.href, text: a.innerText.trim()}))
+  .filter(a => /^\\d+\\.\\d+$/.test(a.text))"""
+
+INDEX_LINKS = ".md-content .book-index td a"
+
+
+def mislabelled_entries(page, where: str, count: int) -> list[str]:
+    """Click `count` of an index page's labels, spread over the page; each
+    must land, in view, in the chunk that shows the same label."""
+    found = []
+    home = page.url.split("#")[0]
+    links = page.evaluate(_LABEL_LINKS, INDEX_LINKS)
+    if not links:
+        return [f"{where}: no label links at all"]
+    step = max(1, len(links) // count)
+    for link in links[::step][:count]:
+        target = urlsplit(link["href"])
+        fragment = unquote(target.fragment)
+        name = (f"{where}: index label {link['text']} -> "
+                f"{target.path}#{fragment}")
+        if page.url.split("#")[0] != home:
+            page.goto(home, wait_until="load")
+        try:
+            locator = page.locator(INDEX_LINKS).nth(link["n"])
+            locator.evaluate("a => a.scrollIntoView({block: 'center', behavior: 'instant'})")
+            with page.expect_navigation(wait_until="load"):
+                locator.click(force=True)
+        except Exception as error:  # Playwright's timeouts and the like
+            found.append(f"{name}: cannot follow it: "
+                         f"{str(error).splitlines()[0][:120]}")
+            continue
+        landed = page.evaluate(_LANDED, fragment)
+        if landed != "ok":
+            found.append(f"{name}: {landed}")
+            continue
+        found += wrong_label(page, name, link["text"], fragment)
+    return found
+
+
+_BROKEN_WORDS = """() => {
+  // each word of an index's cells, and the lines it is drawn on
+  const found = [];
+  for (const cell of document.querySelectorAll('.md-content .book-index td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()]
+          .filter(box => box.width > 0).map(box => Math.round(box.top)));
+        if (tops.size > 1) found.push(word[0]);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def broken_names(page, where: str) -> list[str]:
+    """Words in an index's tables drawn over two lines (a name broken in
+    the middle)."""
+    words = page.evaluate(_BROKEN_WORDS)
+    return [f"{where}: {len(words)} word(s) broken across lines, such as "
+            + ", ".join(repr(word) for word in words[:5])] if words else []
+
+
+_CAPTIONS = """() => [...document.querySelectorAll('.md-content img')]
+  .filter(img => /(^|\\/)figures\\/[^/]+\\.svg$/.test(img.getAttribute('src')))
+  .map(img => {
+    const src = img.getAttribute('src');
+    const caption = img.closest('figure')?.querySelector('figcaption');
+    if (!caption) return `figure ${src} has no caption`;
+    const box = caption.getBoundingClientRect();
+    const style = getComputedStyle(caption);
+    if (box.width < 1 || box.height < 1 || style.visibility === 'hidden'
+        || style.display === 'none' || style.opacity === '0')
+      return `figure ${src}: its caption is not displayed`;
+    const text = caption.innerText.trim();
+    if (!/^Figure \\d+\\.\\d+\\.\\s+\\S+(\\s+\\S+){7}/.test(text))
+      return `figure ${src}: its caption is not a number and a sentence: `
+        + JSON.stringify(text.slice(0, 60));
+    return null;
+  }).filter(Boolean)"""
+
+
+def uncaptioned_figures(page, where: str) -> list[str]:
+    """Figures without a visible caption that starts 'Figure 12.1.'."""
+    return [f"{where}: {line}" for line in page.evaluate(_CAPTIONS)]
+
+
+_TYPE_SIZES = """async () => {
+  // the smallest type of each figure as drawn on the page, in pixels: its
+  // smallest font size, scaled from the SVG's coordinates to the image
+  const found = [];
+  for (const img of document.querySelectorAll('.md-content img')) {
+    const src = img.getAttribute('src');
+    if (!/(^|\\/)figures\\/[^/]+\\.svg$/.test(src)) continue;
+    const text = await (await fetch(img.currentSrc || img.src)).text();
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml')
+      .documentElement;
+    const view = Number((svg.getAttribute('viewBox') || '').split(/\\s+/)[2]);
+    const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(
+      ((t.getAttribute('style') || '').match(/font-size:\\s*([\\d.]+)/)
+       || [])[1] || t.getAttribute('font-size'))).filter(size => size > 0);
+    if (!sizes.length || !view) continue;
+    found.push({src, px: Math.min(...sizes) * img.getBoundingClientRect()
+      .width / view});
+  }
+  return found;
+}"""
+
+SMALLEST_TYPE = 9  # pixels
+
+
+def small_figure_type(page, where: str) -> list[str]:
+    """Figures whose smallest type is drawn under SMALLEST_TYPE pixels."""
+    return [f"{where}: figure {found['src']}: its smallest type is drawn "
+            f"{found['px']:.1f} px high, under {SMALLEST_TYPE} px"
+            for found in page.evaluate(_TYPE_SIZES)
+            if found["px"] < SMALLEST_TYPE - 0.05]
+
+
+_TRANSCRIPT = """(fold) => {
+  const block = document.querySelector('.md-content .language-text pre');
+  if (!block) return 'no transcript on the page';
+  const box = block.getBoundingClientRect();
+  return box.bottom <= fold ? null
+    : `the transcript ends ${Math.round(box.bottom)}px down, below the fold `
+      + `at ${fold}px`;
+}"""
+
+
+def transcript_below_the_fold(page, where: str, fold: int) -> list[str]:
+    """The page's first transcript (a `text` block) must be wholly in view
+    in the first `fold` pixels of the page."""
+    found = page.evaluate(_TRANSCRIPT, fold)
+    return [f"{where}: {found}"] if found else []
 
 
 def failed_searches(page, words) -> list[str]:

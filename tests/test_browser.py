@@ -28,11 +28,14 @@ pytestmark = [pytest.mark.book,  # reads the built book: `pytest -m "not book"`
               pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 
 WIDTHS = (1280, 400)
-WIDE = WIDTHS[0]
+WIDE, NARROW = WIDTHS
+FOLD = 800  # pixels: the height of a laptop's window at 1280 wide
 LINKS_PER_KIND = 1  # links followed of each kind, per page and width
+INDEX_LABELS = 6  # labels clicked on each index page, at 1280
+INDEXES = ("/indexes/chunks/", "/indexes/identifiers/")
 SEARCHES = ("SEER", "matchbox", "Conway")
 KINDS = ("console", "requests", "code", "tables", "figures", "links",
-         "search")
+         "search", "captions", "type", "labels", "names", "transcript")
 
 
 def report(findings: list[str]) -> str:
@@ -58,11 +61,23 @@ def read_every_page(base: str, pages: list[str], width: int) -> dict:
                 page = reader.visit(path)
                 where = f"{path} @{width}px"
                 found["figures"] += b.unloaded_figures(page, where, shown)
+                found["captions"] += b.uncaptioned_figures(page, where)
                 if width == WIDE:
                     found["code"] += b.overflowing_code(page, where)
                     found["tables"] += b.overflowing_tables(page, where)
+                if width == WIDE and path == "/":
+                    found["transcript"] += b.transcript_below_the_fold(
+                        page, where, FOLD)
+                if width == WIDE and path in INDEXES:
+                    found["names"] += b.broken_names(page, where)
+                if width == NARROW:
+                    found["type"] += b.small_figure_type(page, where)
                 found["links"] += b.broken_chunk_links(
                     page, where, LINKS_PER_KIND, followed)
+                if width == WIDE and path in INDEXES:
+                    page = reader.visit(path)
+                    found["labels"] += b.mislabelled_entries(
+                        page, where, INDEX_LABELS)
             found["console"] += reader.errors
             found["requests"] += b.foreign_requests(reader)
         finally:
@@ -140,6 +155,27 @@ def test_search_finds_the_books_words(walk):
     assert not walk["found"]["search"], report(walk["found"]["search"])
 
 
+def test_every_figure_has_a_visible_numbered_caption(walk):
+    assert not walk["found"]["captions"], report(walk["found"]["captions"])
+
+
+def test_no_figure_type_under_9_px_at_400(walk):
+    assert not walk["found"]["type"], report(walk["found"]["type"])
+
+
+def test_index_labels_land_on_the_chunk_with_that_label(walk):
+    assert not walk["found"]["labels"], report(walk["found"]["labels"])
+
+
+def test_no_name_in_an_index_breaks_mid_word_at_1280(walk):
+    assert not walk["found"]["names"], report(walk["found"]["names"])
+
+
+def test_the_home_page_shows_a_transcript_above_the_fold(walk):
+    assert not walk["found"]["transcript"], report(
+        walk["found"]["transcript"])
+
+
 # -- showing that the checks can fail ----------------------------------------
 
 OPENING = re.compile(r"<article\b[^>]*>")
@@ -190,6 +226,22 @@ def break_a_chunk_link(site: Path) -> tuple[str, str]:
     raise AssertionError("no page has a chunk link to break")
 
 
+def doctor(html: Path, pattern: str, replacement: str) -> None:
+    """Replace every match of `pattern` in a page; there must be one."""
+    text = html.read_text(encoding="utf-8")
+    doctored, count = re.subn(pattern, replacement, text, flags=re.S)
+    assert count, f"{html}: nothing matches {pattern!r} to doctor"
+    html.write_text(doctored, encoding="utf-8")
+
+
+def figure_pages(site: Path) -> list[Path]:
+    """The pages that show a figure whose SVG is there."""
+    return [html for html in sorted(site.rglob("index.html"))
+            if any((html.parent / src).is_file() for src in re.findall(
+                r'<img\b[^>]*\bsrc="([^"]*figures/[^"]+\.svg)"',
+                html.read_text(encoding="utf-8")))]
+
+
 @pytest.fixture(scope="module")
 def doctored(site, chromium, tmp_path_factory):
     """A copy of the site with one page doctored each way, served, and a
@@ -214,6 +266,27 @@ def doctored(site, chromium, tmp_path_factory):
                         '<script>console.error("doctored error")</script>')
     faults["outside"] = (page_path(copy, chapters[2]),
                          "https://fonts.example.com/doctored.css")
+    captioned, small = figure_pages(copy)[:2]
+    doctor(captioned, r"<figcaption>.*?</figcaption>", "")
+    faults["caption"] = (page_path(copy, captioned), "has no caption")
+    doctor(small, r'style="min-width: \d+px"', 'style="min-width: 0"')
+    faults["type"] = (page_path(copy, small), "under 9 px")
+    labelled = copy / "book" / "mindreader" / "index.html"
+    doctor(labelled, r'<span class="chunk-label">[\d.]+</span>',
+           '<span class="chunk-label">0.0</span>')
+    faults["label"] = (page_path(copy, labelled), "shows 0.0")
+    chunks = copy / "indexes" / "chunks" / "index.html"
+    doctor(chunks, r'(<td><a href="[^"]*">)\d+\.\d+</a>', r"\g<1>99.99</a>")
+    faults["entry"] = (page_path(copy, chunks), "the link says 99.99")
+    names = copy / "indexes" / "identifiers" / "index.html"
+    inject(names, "<style>.md-typeset .book-index table:not([class]) "
+                  "{ table-layout: fixed !important; width: 20rem "
+                  "!important; } .md-typeset .book-index code, .md-typeset "
+                  ".book-index td { white-space: normal !important; "
+                  "word-break: break-all !important; }</style>")
+    faults["names"] = (page_path(copy, names), "broken across lines")
+    inject(copy / "index.html", '<div style="height: 900px"></div>')
+    faults["transcript"] = ("/", "below the fold")
     with b.serve(copy) as base:
         reader = b.Reader(chromium, base, WIDE)
         try:
@@ -261,6 +334,54 @@ def test_a_request_elsewhere_and_a_console_error_are_found(doctored):
     assert any(url in line for line in requests), report(requests)
     assert any("doctored error" in line for line in reader.errors), \
         report(reader.errors)
+
+
+def test_a_figure_without_a_caption_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["caption"]
+    found = b.uncaptioned_figures(reader.visit(path), path)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_figure_type_too_small_at_400_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["type"]
+    reader.page.set_viewport_size({"width": NARROW, "height": 900})
+    try:
+        found = b.small_figure_type(reader.visit(path), path)
+    finally:
+        reader.page.set_viewport_size({"width": WIDE, "height": 900})
+    assert any(fault in line for line in found), report(found)
+    # and the same page at its full width is legible
+    assert not b.small_figure_type(reader.visit(path), path)
+
+
+def test_a_link_to_a_chunk_showing_another_label_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["label"]
+    found = b.broken_chunk_links(reader.visit(path), path, per_kind=3)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_an_index_entry_with_the_wrong_label_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["entry"]
+    found = b.mislabelled_entries(reader.visit(path), path, 2)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_name_broken_mid_word_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["names"]
+    found = b.broken_names(reader.visit(path), path)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_transcript_below_the_fold_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["transcript"]
+    found = b.transcript_below_the_fold(reader.visit(path), path, FOLD)
+    assert any(fault in line for line in found), report(found)
 
 
 def test_a_search_that_finds_nothing_is_found(doctored):

@@ -18,6 +18,7 @@ from retro.games.contract import (Abandoned, FrontEnd, Game, RoomCommand,
                                   Sitting)
 from retro.games.registry import GAMES
 from retro.services.store import Scoreboard, Store, StoreError
+from retro.services.teletype import WIDTH
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ HELP = (
 )
 HELP_NOTES = """\
 Words may be shortened (L, P 1, Q; not TEAR); articles are ignored.
-Inside a game, Ctrl-C abandons it and brings you back here."""
+In a game, QUIT, Ctrl-C or Ctrl-D leaves it and brings you back here."""
 
 PUZZLED = (
     "The Teletype types: WHAT IS {word}? TYPE HELP.",
@@ -302,9 +303,11 @@ def game_commands(games: Sequence[Game],
 HELP_COLUMN = 19, 28  # where the descriptions start: at least, at most
 
 
-def help_column(usages: Sequence[str]) -> int:
-    """The column of the descriptions: two spaces past the longest usage."""
+def help_column(usages: Sequence[str], page: int = WIDTH) -> int:
+    """The column of the descriptions: two spaces past the longest usage,
+    and never past half the page."""
     least, most = HELP_COLUMN
+    least, most = min(least, page // 2), min(most, page // 2)
     return max([least] + [len(usage) + 4 for usage in usages
                           if len(usage) + 4 <= most])
 
@@ -507,7 +510,8 @@ class Room:
     def help(self) -> None:
         added = [(extra.command.phrase.upper(), extra.command.about)
                  for extra in self.extras.values()]
-        column = help_column([usage for usage, _ in self.help_rows + tuple(added)])
+        column = help_column([usage for usage, _ in self.help_rows + tuple(added)],
+                             self.tty.page())
         self.tty.say("You can type:")
         for usage, about in self.help_rows:
             self.tty.say(help_row(usage, about, column), hang=column)

@@ -21,7 +21,7 @@ import argparse
 import random
 import time
 
-from retro.engines.machines import MACHINES, MachineError, make_machine
+from retro.engines.entrants import MACHINES, MachineError, make_machine
 from retro.engines.scp import MAX_DEPTH, SL, ContextPredictor, ContextTree
 
 

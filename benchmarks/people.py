@@ -35,22 +35,15 @@ import random
 import statistics
 import time
 
-from retro.engines import people
-from retro.engines.machines import MACHINES, PLAYERS, make_machine
+from retro.engines.entrants import ENTRANTS, MACHINES, PLAYERS, make_machine
 from retro.engines.umpire import game_rngs
 
-RULES = {"switch": people.GuessSwitch,
-         "switch-half": people.GuessSwitchWhileHalf}
-OWN = {**RULES, "human-mixed": people.Mixed}   # made by class if need be
-NAMES = [m for m in MACHINES if m not in ("coin", *RULES)] + list(RULES)
-OPPONENTS = ([p for p in PLAYERS if p not in OWN] + ["human-mixed", "coin"])
+RULES = [name for name, entrant in ENTRANTS.items() if entrant.kind == "rule"]
+NAMES = [m for m in MACHINES if m != "coin"]       # the rules come last
+OPPONENTS = list(PLAYERS) + ["coin"]
 KNOWS = "knows it"     # the row of a machine that knows the player
 CROWD = "crowd"        # the row of the machine that weighs imagined people
-
-
-def make(name: str, rng: random.Random):
-    """A machine or player: the people chapter's own, or the registry's."""
-    return OWN[name](rng) if name in OWN else make_machine(name, rng)
+make = make_machine
 
 
 class Knows:

@@ -31,7 +31,7 @@ import sys
 import time
 
 from retro.engines import people
-from retro.engines.machines import MACHINES, PLAYERS, make_machine
+from retro.engines.entrants import MACHINES, PLAYERS, make_machine
 from retro.engines.umpire import (GAME_MICROSECONDS, MAX_LENGTH,
                                   MICROSECONDS, most_games, one_game,
                                   play_game)

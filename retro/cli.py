@@ -106,7 +106,7 @@ def with_game_names(argv: list[str]) -> list[str]:
 def refuse_a_machine(typed: str) -> None:
     """A UsageError if `typed` names a machine of the mind reader."""
     from retro.common import UsageError, quoted
-    from retro.engines.machines import MACHINES
+    from retro.engines.entrants import MACHINES
 
     name = typed.strip().lower()
     if name in MACHINES:

@@ -632,7 +632,7 @@ def test_the_machine_plays_the_mirror_of_flips_answers():
 
 
 def test_the_machine_is_registered_and_matches_a_habit():
-    from retro.engines.machines import MACHINES, make_machine
+    from retro.engines.entrants import MACHINES, make_machine
     machine = make_machine("flip", random.Random(0))
     assert isinstance(machine, FlipMachine) and machine.name == "flip"
     wins = 0

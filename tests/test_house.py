@@ -123,7 +123,7 @@ def test_no_module_is_found_by_a_computed_name():
 
 def test_a_name_means_one_thing():
     """No game answers to a machine's name, but Flip, which is both."""
-    from retro.engines.machines import MACHINES
+    from retro.engines.entrants import MACHINES
 
     for game in registry.GAMES:
         for name in (game.name, *game.aliases):

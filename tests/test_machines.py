@@ -13,8 +13,9 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from retro.engines.machines import (ENTRANTS, MACHINES, PLAYERS, SITUATION_NAMES, Coin,
-                                    MachineError, make_machine, situation)
+from retro.engines.entrants import (ENTRANTS, MACHINES, PLAYERS, MachineError,
+                                    make_machine)
+from retro.engines.machines import SITUATION_NAMES, Coin, situation
 from retro.engines.mixer import HISTORY, Mixer, Reader, hindsight, Round
 from retro.engines.mrm import MindReadingMachine, predict_change
 from retro.engines.scp import (DL, DW, MAX_DEPTH, SL, SW, SYMBOLS, ContextPredictor,
@@ -74,7 +75,7 @@ def test_the_registry_names_every_machine_of_the_book():
     for name, entrant in ENTRANTS.items():
         assert callable(entrant.make)
         assert entrant.description and "\n" not in entrant.description
-        assert entrant.kind in ("control", "rival", "ours", "person")
+        assert entrant.kind in ("control", "rival", "ours", "rule", "person")
         assert 0 < entrant.microseconds <= 100
     assert dict(MACHINES) | dict(PLAYERS) == dict(ENTRANTS)
     assert not set(MACHINES) & set(PLAYERS)
@@ -104,7 +105,7 @@ def test_an_unknown_machine_is_a_one_line_error():
 
 
 def test_a_missing_module_breaks_only_its_own_machine(monkeypatch):
-    import retro.engines.machines as machines
+    import retro.engines.entrants as machines
     def make_ghost(rng):
         from retro.no_such_module import Ghost  # as a damaged install
         return Ghost(rng)

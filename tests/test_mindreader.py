@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from retro.engines import machines
+from retro.engines import entrants, machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import (AwkMachine, Mind, Score, consult,
                                       situation, update, verdict)
@@ -361,22 +361,22 @@ def make_ghost(rng):
 @pytest.fixture
 def registry(monkeypatch):
     """The registry with a toy machine and one whose module will not import."""
-    entrants = dict(machines.ENTRANTS)
-    entrants["contrary"] = machines.Entrant(Contrary, "always tails", 1,
-                                            "rival")
-    entrants["ghost"] = machines.Entrant(make_ghost, "never built", 1, "rival")
-    table = {name: entrant for name, entrant in entrants.items()
+    every = dict(entrants.ENTRANTS)
+    every["contrary"] = entrants.Entrant(Contrary, "always tails", 1, "rival")
+    every["ghost"] = entrants.Entrant(make_ghost, "never built", 1, "rival")
+    table = {name: entrant for name, entrant in every.items()
              if entrant.kind != "person"}
-    monkeypatch.setattr(machines, "ENTRANTS", entrants)
-    monkeypatch.setattr(machines, "MACHINES", table)
+    monkeypatch.setattr(entrants, "ENTRANTS", every)
+    monkeypatch.setattr(entrants, "MACHINES", table)
     return table
 
 
 def test_the_opponents_are_the_registry_in_its_order_the_awk_machine_first():
     names = list(mr.opponents())
     assert names[0] == "awk"
-    assert names == list(machines.MACHINES)
-    assert mr.opponents()["seer"] == machines.MACHINES["seer"].description
+    assert names == [name for name, entrant in entrants.MACHINES.items()
+                     if entrant.kind != "rule"]  # the rules are bars, not foes
+    assert mr.opponents()["seer"] == entrants.MACHINES["seer"].description
 
 
 def test_the_chapter_shows_the_question_as_the_game_asks_it():
@@ -425,7 +425,7 @@ def test_a_wrong_name_gets_one_line_and_the_question_again():
 
 
 def test_a_number_picks_the_machine_in_that_place_on_the_list():
-    names = list(machines.MACHINES)
+    names = list(mr.opponents())
     for number, name in enumerate(names, 1):
         out = io.StringIO()
         assert choose_opponent(f" {number} \n", out) == name
@@ -462,7 +462,7 @@ def test_end_of_input_while_choosing_or_playing_ends_cleanly(answers):
 def test_the_room_lets_the_player_pick_the_opponent(registry):
     store = Store.memory()
     out = run("contrary\n" + "h\n" * 20, store=store, ask_opponent=True)
-    number = list(machines.MACHINES).index("contrary") + 1
+    number = list(mr.opponents()).index("contrary") + 1
     assert f"  {number}. contrary  always tails" in out
     assert "This time your mind is read by contrary -- always tails." in out
     assert "You win -- up by 20" in out
@@ -480,7 +480,7 @@ def test_a_machine_that_cannot_be_made_is_refused_in_one_message(registry):
     assert out.rstrip().endswith(SIGN_OFF) and "your play?" not in out
 
 
-@pytest.mark.parametrize("name", list(machines.MACHINES))
+@pytest.mark.parametrize("name", list(mr.opponents()))
 def test_every_machine_of_the_registry_can_read_your_mind(name):
     out = run("h\nt\n" * 10, opponent=name)
     assert out.count("You played") == 20

@@ -11,7 +11,7 @@ import statistics
 import pytest
 
 from retro.engines import people, reader
-from retro.engines.machines import MACHINES, PLAYERS, make_machine
+from retro.engines.entrants import MACHINES, PLAYERS, make_machine
 from retro.engines.umpire import game_rngs, play_game
 from retro.games.mindreader import opponents
 

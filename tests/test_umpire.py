@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from retro.cli import main
 from retro.engines import umpire
-from retro.engines.machines import ENTRANTS, MACHINES, PLAYERS
+from retro.engines.entrants import ENTRANTS, MACHINES, PLAYERS
 from retro.engines.umpire import (MAX_LENGTH, WORK_LIMIT, TournamentError,
                                   check_work, fold, game_rngs, most_games,
                                   one_game, play_game, render_table,
@@ -404,7 +404,7 @@ def refused(argv: list[str]) -> tuple[int, str]:
 
 
 def test_every_machine_and_player_has_a_cost_per_play():
-    from retro.engines.machines import MACHINES, PLAYERS
+    from retro.engines.entrants import MACHINES, PLAYERS
     from retro.engines.umpire import MICROSECONDS
 
     assert set(MACHINES) | set(PLAYERS) <= set(MICROSECONDS)

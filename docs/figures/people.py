@@ -6,7 +6,7 @@ Tangled from literate/people.md, which explains it.
 """
 from __future__ import annotations
 
-from retro.engines.machines import MACHINES, PLAYERS, make_machine
+from retro.engines.entrants import MACHINES, PLAYERS, make_machine
 from retro.engines.people import GuessSwitch, GuessSwitchWhileHalf, Mixed
 from retro.engines.umpire import game_rngs, play_game
 

@@ -10,7 +10,7 @@ import json
 import os
 
 from retro.common import UsageError, new_seed, whole_number
-from retro.engines.machines import ENTRANTS, MachineError
+from retro.engines.entrants import ENTRANTS, MachineError
 from retro.engines.umpire import (MAX_LENGTH, TournamentError, render_table,
                                   to_json, tournament)
 

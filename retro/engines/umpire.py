@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from retro.engines.machines import ENTRANTS, Machine, make_machine
+from retro.engines.entrants import ENTRANTS, make_machine
+from retro.engines.machines import Machine
 
 
 def play_game(a: Machine, b: Machine, plays: Sequence[int]) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ import random
 import textwrap
 
 from retro.common import number_in, quoted
-from retro.engines import machines
+from retro.engines import entrants as machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
 from retro.games.contract import Abandoned, FrontEnd, Sitting, is_quit
@@ -58,7 +58,8 @@ def seeded(seed: int | None = None) -> random.Random:
 def opponents() -> dict[str, str]:
     """Every machine a player may face: name -> description."""
     return {name: entrant.description
-            for name, entrant in machines.MACHINES.items()}
+            for name, entrant in machines.MACHINES.items()
+            if entrant.kind != "rule"}
 
 
 OPPONENT_HELP = ("Type the number or the name of a machine from the list "

@@ -20,7 +20,7 @@ from retro.book.tangle import REFERENCE, is_root, read_chapter, tangle
 
 BOOK, INDEXES, MODULES = "book", "indexes", "modules"
 INDEX_PAGES = (("Chunks", "chunks"), ("Identifiers", "identifiers"),
-               ("Tangled files", "files"))
+               ("Tangled files", "files"), ("Sources", "sources"))
 
 
 def chapters_dir(config) -> Path:
@@ -107,6 +107,7 @@ class Book:
         yield f"{INDEXES}/chunks.md", chunk_index(self)
         yield f"{INDEXES}/identifiers.md", identifier_index(self)
         yield f"{INDEXES}/files.md", module_list(self)
+        yield f"{INDEXES}/sources.md", bibliography(self)
         for output in self.outputs:
             yield module_uri(output.relative), module_page(self, output)
 
@@ -298,7 +299,10 @@ def unused_word(text: str) -> str:
 
 def on_page_content(content, page, config, files):
     if page.file.src_uri.startswith(f"{MODULES}/"):
-        return content + file_listing(page, files)
+        around = re.search(r'<p class="module-neighbours">.*?</p>', content,
+                           re.DOTALL)
+        return (content + file_listing(page, files)
+                + (around[0] if around else ""))
     if not page.file.src_uri.startswith(f"{BOOK}/"):
         return content
     prefix, references = page.meta["retro_references"]
@@ -678,7 +682,22 @@ def module_page(book: Book, output) -> str:
             f"[{md_text(book.title(stem))}](../{depth}{BOOK}/{stem}.md), "
             f"`literate/{stem}.md`. Each line's number links to the "
             "line of the chapter it comes from; a name in angle brackets "
-            "marks where a chunk begins.\n{: .chapter-head }\n")
+            "marks where a chunk begins.\n{: .chapter-head }\n\n"
+            + neighbours(book, output, depth))
+def neighbours(book: Book, output, depth: str) -> str:
+    """The links to the tangled files before and after `output`."""
+    at = book.outputs.index(output)
+    links = []
+    if at > 0:
+        before = book.outputs[at - 1].relative
+        links.append(f"[← `{before}`](../{depth}{module_uri(before)})"
+                     "{: .module-previous }")
+    links.append(f"[all tangled files](../{depth}{INDEXES}/files.md)")
+    if at + 1 < len(book.outputs):
+        after = book.outputs[at + 1].relative
+        links.append(f"[`{after}` →](../{depth}{module_uri(after)})"
+                     "{: .module-next }")
+    return " · ".join(links) + "\n{: .module-neighbours }\n"
 
 
 def file_listing(page, files) -> str:
@@ -743,6 +762,51 @@ def book_part(book: Book, stem: str,
             parts.append((definition.lineno, book.ids[stem][name, nth], lines,
                           book.labels[stem][name, nth]))
     return parts[bisect_right(parts, (lineno, "\uffff")) - 1]
+
+
+SOURCES = "Sources and further reading"
+YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d\b")
+
+
+def sources(text: str) -> list[str]:
+    """The items of a chapter's sources section, each joined into a line."""
+    found = re.search(rf"^## {SOURCES}\n(.*?)(?=^#{{1,2}} |\Z)", text,
+                      re.MULTILINE | re.DOTALL)
+    items: list[list[str]] = []
+    for line in (found[1] if found else "").split("\n"):
+        if line.startswith("- "):
+            items.append([line[2:].strip()])
+        elif items and line.startswith("  ") and line.strip():
+            items[-1].append(line.strip())
+    return [" ".join(item) for item in items]
+
+
+def work(entry: str) -> tuple[str, str]:
+    """A cited work's key: its first word (the author's surname), and the
+    first year the citation names."""
+    year = YEAR.search(entry)
+    return entry.split()[0].strip(",.").lower(), year[0] if year else ""
+def bibliography(book: Book) -> str:
+    from retro.book.parts import PARTS
+
+    cited: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    for _, names in PARTS:
+        for stem in names:
+            for entry in sources(book.texts.get(stem, "")):
+                text, citing = cited.setdefault(work(entry), (entry, []))
+                if text != entry:
+                    raise PluginError(
+                        f"literate/{citing[0]}.md and literate/{stem}.md "
+                        f"cite {' '.join(work(entry))} in different words")
+                citing.append(stem)
+    rows = [(sort_key(text), f"- {text}  \n  Cited in " + ", ".join(
+                f"[{book.numbers[stem]}\\. {md_text(book.title(stem))}]"
+                f"(../{BOOK}/{stem}.md#{slug(SOURCES)})" for stem in citing)
+             + ".") for text, citing in cited.values()]
+    return (f"{INDEX_PAGE}# Sources\n\nEvery work the book cites, gathered "
+            f"from the *{SOURCES}* that end its chapters: {len(rows)} in "
+            "all, filed by author, each with the chapters that cite it.\n\n"
+            + by_letter(rows, "", "sources"))
 
 
 SOURCE_MAP = re.compile(

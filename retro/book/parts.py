@@ -5,8 +5,8 @@ Tangled from literate/house.md, which explains it.
 """
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("The games and their machines",
-     ("mindreader", "machines", "seer", "mrm", "scp", "mixer", "reader",
-      "people", "umpire", "flip", "hexapawn", "matchbox", "hexapawn_theory",
+     ("mindreader", "machines", "seer", "mrm", "scp", "people", "umpire",
+      "mixer", "reader", "flip", "hexapawn", "matchbox", "hexapawn_theory",
       "penney", "penney_odds")),
     ("The room", ("room", "teletype", "store", "serve", "wire", "house")),
     ("The toolchain", ("tangle", "weave", "figures", "cli")),

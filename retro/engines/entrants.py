@@ -1,7 +1,7 @@
-# Tangled from literate/machines.md: edit the chapter, not this file, then run `retro tangle`.
+# Tangled from literate/umpire.md: edit the chapter, not this file, then run `retro tangle`.
 """The registry of every machine and player, by name.
 
-Tangled from literate/machines.md, which explains it.
+Tangled from literate/umpire.md, which explains it.
 """
 from __future__ import annotations
 

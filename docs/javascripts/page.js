@@ -1,0 +1,147 @@
+// Tangled from literate/page.md: edit the chapter, not this file, then run `retro tangle`.
+// The teletype in a page of the book: see its chapter, "The teletype in
+// the page". Nothing here runs a game: Python does, when Play is pressed.
+"use strict";
+
+const SHELF = "retro.store";  // the key the store is kept under
+let runtime = null;  // the promise of Retro's page module, once asked for
+
+function loadRuntime(panel, say) {
+  if (runtime === null) {
+    runtime = (async () => {
+      if (panel.dataset.absent !== undefined) {
+        throw new Error("this copy of the book was built without Python " +
+                        "for its pages (npm ci, then build it again)");
+      }
+      const root = new URL(panel.dataset.root, location.href);
+      say(`Loading Python (${panel.dataset.size} the first time)...`);
+      const { loadPyodide } = await import(
+        new URL("pyodide/pyodide.mjs", root).href);
+      const python = await loadPyodide({
+        indexURL: new URL("pyodide/", root).href });
+      say("Unpacking Retro...");
+      for (const wheel of panel.dataset.wheels.split(" ")) {
+        const answer = await fetch(new URL(wheel, root));
+        if (!answer.ok) throw new Error(`${wheel}: ${answer.status}`);
+        python.unpackArchive(await answer.arrayBuffer(), "wheel");
+      }
+      return python.pyimport("retro.rooms.page");
+    })();
+    runtime.catch(() => { runtime = null; });
+  }
+  return runtime;
+}
+
+const shelf = {
+  load: () => localStorage.getItem(SHELF),
+  keep: (text) => {
+    try {
+      localStorage.setItem(SHELF, text);
+      return true;
+    } catch (refused) {
+      return false;
+    }
+  },
+  forget: () => localStorage.removeItem(SHELF),
+};
+
+function setUp(panel) {
+  const find = (selector) => panel.querySelector(selector);
+  const play = find(".retro-play"), forget = find(".retro-forget");
+  const status = find(".retro-status"), seedLine = find(".retro-seed");
+  const paper = find(".retro-paper"), typing = find(".retro-typing");
+  const line = find(".retro-line"), stopButton = find(".retro-stop");
+  const typed = [];  // the lines typed, for the arrow keys
+  let back = 0;  // where the arrows are in them
+  let game = null, playing = null, games = 0;
+  const say = (text) => { status.textContent = text; };
+  const show = (text) => {
+    paper.append(text);
+    paper.scrollTop = paper.scrollHeight;
+  };
+
+  play.addEventListener("click", async () => {
+    play.hidden = true;
+    try {
+      const page = await loadRuntime(panel, say);
+      if (game === null) {
+        game = page.PageGame(panel.dataset.game, show,
+                             page.Shelf(shelf.load, shelf.keep));
+      }
+      const asked = games === 0 ?
+        new URLSearchParams(location.search).get("seed") : null;
+      const seed = page.seed_from(asked);
+      games += 1;
+      const command = document.createElement("code");
+      command.textContent =
+        `retro play ${panel.dataset.game} --seed ${seed}`;
+      seedLine.replaceChildren(`Game ${games}, seed ${seed}. ` +
+                               "The same game at a terminal: ", command);
+      seedLine.hidden = paper.hidden = typing.hidden = false;
+      if (games > 1) show("\n");
+      say("Playing: type a line and press Enter.");
+      line.focus({ preventScroll: true });
+      playing = game.play(seed);
+      const ending = await playing;
+      say(ending === "over" ? "The game is over." : "The game was left.");
+    } catch (trouble) {
+      say(`Python could not be started: ${trouble.message}`);
+    } finally {
+      playing = null;
+      typing.hidden = true;
+      play.textContent = "Play again";
+      play.hidden = false;
+    }
+  });
+
+  function send(text) {
+    typed.push(text);
+    back = typed.length;
+    if (game !== null) game.hear(text);
+  }
+
+  typing.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(line.value);
+    line.value = "";
+  });
+
+  line.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      event.preventDefault();
+      back = Math.max(0, Math.min(typed.length,
+                                  back + (event.key === "ArrowUp" ? -1 : 1)));
+      line.value = typed[back] ?? "";
+    } else if (event.ctrlKey && event.key === "c" &&
+               line.selectionStart === line.selectionEnd) {
+      event.preventDefault();
+      stop();
+    }
+  });
+
+  line.addEventListener("paste", (event) => {
+    const text = event.clipboardData.getData("text");
+    if (!/[\r\n]/.test(text)) return;
+    event.preventDefault();
+    const lines = (line.value + text).split(/\r\n|\r|\n/);
+    line.value = lines.pop();
+    lines.forEach(send);
+  });
+
+  function stop() {
+    if (game !== null) game.interrupt();
+  }
+  stopButton.addEventListener("click", stop);
+
+  forget.addEventListener("click", async () => {
+    if (playing !== null) {
+      stop();
+      await playing;
+    }
+    shelf.forget();
+    say("Forgotten: the scores, HER's matchboxes, Flip's notes and the " +
+        "bankroll this browser kept.");
+  });
+}
+
+document.querySelectorAll(".retro-page").forEach(setUp);

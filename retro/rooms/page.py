@@ -1,0 +1,139 @@
+# Tangled from literate/page.md: edit the chapter, not this file, then run `retro tangle`.
+"""A game inside a page of the book, run by Pyodide in the reader's browser.
+
+Tangled from literate/page.md, which explains it.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import sqlite3
+from collections.abc import Callable
+
+from retro.common import new_seed, number_in
+from retro.games.registry import game_called
+from retro.rooms.room import install, play_game
+from retro.services.store import Store
+from retro.services.teletype import LineTeletype, Signal
+
+
+class PaperTeletype(LineTeletype):
+    """A line teletype whose paper is the page: whatever goes on the roll,
+    the lines typed among it, is shown as it goes on."""
+
+    def __init__(self, show: Callable[[str], object],
+                 waiting: Callable[[], object] = lambda: None, **options):
+        super().__init__(send=show, **options)
+        self.waiting = waiting
+
+    async def ask(self, prompt: str, choices=(), history: str = "game") -> str:
+        self.waiting()
+        return await super().ask(prompt, choices, history)
+
+    def _keep(self, text: str) -> None:
+        super()._keep(text)
+        self.send(text)
+
+    def _print(self, text: str) -> None:
+        pass  # shown already, as it went on the roll
+
+
+LARGEST_SEED = 2 ** 63 - 1  # as `retro play --seed` allows
+
+
+def seed_from(text: str | None) -> str:
+    """The seed a page's address asks for (?seed=N), or a fresh one; as
+    text, which JavaScript cannot round."""
+    seed = number_in(text or "")
+    return str(seed if seed is not None and seed <= LARGEST_SEED
+               else new_seed())
+
+
+def default_options(front_end) -> dict:
+    """The game's own options, as `retro play GAME` leaves them when none
+    is given."""
+    parser = argparse.ArgumentParser(add_help=False)
+    if front_end.add_options is not None:
+        front_end.add_options(parser)
+    return vars(parser.parse_args([]))
+
+
+class Shelf:
+    """Where a page keeps the store between visits: `load()` returns the
+    kept text or None, `keep(text)` keeps it and says whether it could."""
+
+    def __init__(self, load: Callable[[], str | None],
+                 keep: Callable[[str], bool]):
+        self.load, self.keep = load, keep
+
+    def open(self, notice: Callable[[str], None]) -> Store:
+        """The kept store, in memory; a fresh one if none is kept."""
+        connection = fresh_database()
+        kept = self.load()
+        if kept:
+            try:
+                connection.deserialize(base64.b64decode(kept, validate=True))
+                if connection.execute("PRAGMA quick_check").fetchone()[0] \
+                        != "ok":
+                    raise sqlite3.DatabaseError("damaged inside")
+            except (ValueError, sqlite3.DatabaseError):
+                connection.close()
+                connection = fresh_database()
+                notice("The store kept in this browser was damaged; a fresh "
+                       "one is started.")
+        return Store(connection, notice=notice)
+
+    def save(self, store: Store) -> bool:
+        """Keep the store's bytes; whether the browser took them."""
+        return bool(self.keep(base64.b64encode(store.db.serialize())
+                              .decode("ascii")))
+
+
+def fresh_database() -> sqlite3.Connection:
+    return sqlite3.connect(":memory:", isolation_level=None)
+
+
+class PageGame:
+    """One game of a chapter, played in its page."""
+
+    def __init__(self, name: str, show: Callable[[str], object],
+                 shelf: Shelf):
+        self.game = game_called(name)
+        self.show, self.shelf = show, shelf
+        self.tty: PaperTeletype | None = None
+
+    def hear(self, line: str) -> None:
+        """A line the reader typed (dropped if no game is being played)."""
+        if self.tty is not None:
+            self.tty.hear(line)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: the game in progress is abandoned."""
+        if self.tty is not None:
+            self.tty.hear(Signal.INTERRUPT)
+
+    async def play(self, seed: str) -> str:
+        """Play one game with `seed` to its end; how it ended."""
+        front_end = install(self.game).front_end
+        tty = self.tty = PaperTeletype(self.show)
+        store = self.shelf.open(tty.say)
+        kept = [store.db.total_changes, True]  # changes kept; kept at all
+
+        def keep() -> None:
+            if store.db.total_changes == kept[0]:
+                return
+            kept[0] = store.db.total_changes
+            if not self.shelf.save(store) and kept[1]:
+                kept[1] = False
+                tty.say("NOT SAVED: this browser would not keep the store "
+                        "(its storage is full or switched off).")
+
+        tty.waiting = keep
+        try:
+            return await play_game(self.game, front_end.play, tty, store,
+                                   seed=int(seed),
+                                   options=default_options(front_end))
+        finally:
+            keep()
+            store.close()
+            self.tty = None

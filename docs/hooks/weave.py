@@ -782,10 +782,12 @@ def sources(text: str) -> list[str]:
 
 
 def work(entry: str) -> tuple[str, str]:
-    """A cited work's key: its first word (the author's surname), and the
-    first year the citation names."""
+    """A cited work's key: its first word (the author's surname) and the
+    first year the citation names; an undated work's, its whole entry."""
     year = YEAR.search(entry)
-    return entry.split()[0].strip(",.").lower(), year[0] if year else ""
+    if year is None:
+        return entry, ""
+    return entry.split()[0].strip(",.").lower(), year[0]
 def bibliography(book: Book) -> str:
     from retro.book.parts import PARTS
 

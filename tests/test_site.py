@@ -204,7 +204,8 @@ def test_ci_runs_the_readme_commands_word_for_word():
         line for line in commands.splitlines()
         if line and not line.startswith("#")]
     assert install_and_play.endswith("pip install -e . && retro")
-    assert install_and_test.endswith("pip install -e '.[dev]' && pytest")
+    assert install_and_test.endswith(
+        "pip install -e '.[dev]' && npm ci && pytest")
     ci = (ROOT / ".ci" / "run").read_text()
     assert install_and_test in ci.splitlines()
 

@@ -27,6 +27,7 @@ RUNTIME, WHEELS = "pyodide", "wheels"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 NEEDED = ("wcwidth",)  # the pure-Python packages the games import in a page
+MAP_LINE = re.compile(r"^//# sourceMappingURL=.*$\n?", re.M)
 
 
 def digest(data: bytes) -> str:
@@ -89,8 +90,14 @@ def on_files(files, config):
                  ", ".join(missing))
         return files
     for name in RUNTIME_FILES:
-        files.append(File.generated(config, f"{RUNTIME}/{name}",
-                                    abs_src_path=str(runtime / name)))
+        source = runtime / name
+        if name.endswith(".mjs"):  # without the source map it names
+            text = MAP_LINE.sub("", source.read_text(encoding="utf-8"))
+            files.append(File.generated(config, f"{RUNTIME}/{name}",
+                                        content=text.encode("utf-8")))
+        else:
+            files.append(File.generated(config, f"{RUNTIME}/{name}",
+                                        abs_src_path=str(source)))
     return files
 
 
@@ -107,7 +114,7 @@ def panel(game: Game, root: str, files) -> str:
     wheels = " ".join(f"{file.dest_uri}?v={digest(file.content_bytes)}"
                       for file in files
                       if file.dest_uri.startswith(f"{WHEELS}/"))
-    size = sum(Path(file.abs_src_path).stat().st_size for file in runtime)
+    size = sum(bytes_in(file) for file in runtime)
     present = "" if len(runtime) == len(RUNTIME_FILES) else " data-absent"
     title = game.title if game.name != "mindreader" else "the mind reader"
     return f"""
@@ -130,6 +137,12 @@ def panel(game: Game, root: str, files) -> str:
 <link rel="stylesheet" href="{root}stylesheets/page.css">
 <script src="{root}javascripts/page.js" defer></script>
 """
+
+
+def bytes_in(file) -> int:
+    if file.abs_src_path is not None:
+        return Path(file.abs_src_path).stat().st_size
+    return len(file.content_bytes)
 
 
 def on_page_content(content, page, config, files):

@@ -10,7 +10,7 @@ import base64
 import sqlite3
 from collections.abc import Callable
 
-from retro.common import new_seed, number_in
+from retro.common import new_seed, whole_number
 from retro.games.registry import game_called
 from retro.rooms.room import install, play_game
 from retro.services.store import Store
@@ -38,15 +38,16 @@ class PaperTeletype(LineTeletype):
         pass  # shown already, as it went on the roll
 
 
-LARGEST_SEED = 2 ** 63 - 1  # as `retro play --seed` allows
+SEED = whole_number(0, 2 ** 63 - 1)  # what `retro play --seed` takes
 
 
 def seed_from(text: str | None) -> str:
     """The seed a page's address asks for (?seed=N), or a fresh one; as
     text, which JavaScript cannot round."""
-    seed = number_in(text or "")
-    return str(seed if seed is not None and seed <= LARGEST_SEED
-               else new_seed())
+    try:
+        return str(SEED(text or ""))
+    except argparse.ArgumentTypeError:
+        return str(new_seed())
 
 
 def default_options(front_end) -> dict:

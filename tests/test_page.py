@@ -1,0 +1,163 @@
+"""The page's room (literate/page.md), run here by CPython: the paper a page
+shows is the paper `retro play GAME --seed N` prints for the same lines, and
+the store kept on a page's shelf carries HER's lessons from game to game.
+
+The same games are played in a real browser by tests/test_page_browser.py.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from retro.rooms.page import PageGame, Shelf, seed_from
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HER_MOVES = ("7-4 8-5 9-6 7-5 8-4 8-6 9-5 4-1 5-2 6-3 4-2 5-1 5-3 6-2 "
+             "n").split()
+# Lines that play one whole game of each, to its end, whatever the seed:
+# the moves come round until one is legal, and "n" ends the sitting.
+WHOLE_GAMES = {
+    "mindreader": ["h"] * 100,
+    "flip": ["n"] * 120,
+    "hexapawn": HER_MOVES * 12,
+    "penney": ["y", "HTH", "10", "q"],
+}
+
+
+def terminal(game: str, seed: int, lines: list[str], home: Path) -> str:
+    """What `retro play GAME --seed N` prints with `lines` piped in."""
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "play", game, "--seed", str(seed)],
+        cwd=ROOT, timeout=120, input="".join(f"{line}\n" for line in lines),
+        capture_output=True, text=True,
+        env={**os.environ, "RETRO_HOME": str(home)})
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout
+
+
+class Drawer:
+    """A shelf's two functions over a dict, as the browser's storage is."""
+
+    def __init__(self, refuse: bool = False):
+        self.kept: dict[str, str] = {}
+        self.refuse = refuse
+        self.keeps = 0
+
+    def load(self):
+        return self.kept.get("store")
+
+    def keep(self, text: str) -> bool:
+        self.keeps += 1
+        if self.refuse:
+            return False
+        self.kept["store"] = text
+        return True
+
+    def shelf(self) -> Shelf:
+        return Shelf(self.load, self.keep)
+
+
+def in_the_page(game: str, seed: int, lines: list[str],
+                drawer: Drawer) -> tuple[str, str]:
+    """The paper a page shows for `lines` typed, and how the game ended."""
+    paper: list[str] = []
+
+    async def sit() -> str:
+        page = PageGame(game, paper.append, drawer.shelf())
+        playing = asyncio.ensure_future(page.play(str(seed)))
+        await asyncio.sleep(0)
+        for line in lines:  # typed ahead, as a paste of many lines is
+            page.hear(line)
+        return await playing
+
+    ending = asyncio.run(sit())
+    return "".join(paper), ending
+
+
+@pytest.mark.parametrize("game", WHOLE_GAMES)
+def test_a_whole_game_in_the_page_is_the_terminals_game(game, tmp_path):
+    seed = 20 + len(game)
+    lines = WHOLE_GAMES[game]
+    paper, ending = in_the_page(game, seed, lines, Drawer())
+    printed = terminal(game, seed, lines, tmp_path)
+    assert ending == "over"
+    assert "ABANDONED" not in printed
+    assert paper.splitlines() == printed.splitlines()
+
+
+def test_her_remembers_what_the_shelf_kept(tmp_path):
+    drawer = Drawer()
+    first, _ = in_the_page("hexapawn", 2, WHOLE_GAMES["hexapawn"], drawer)
+    second, _ = in_the_page("hexapawn", 3, WHOLE_GAMES["hexapawn"], drawer)
+    terminal("hexapawn", 2, WHOLE_GAMES["hexapawn"], tmp_path)
+    assert second == terminal("hexapawn", 3, WHOLE_GAMES["hexapawn"],
+                              tmp_path)
+    fresh, _ = in_the_page("hexapawn", 3, WHOLE_GAMES["hexapawn"], Drawer())
+    assert fresh != second  # she played the second game with her lessons
+
+
+def test_a_game_that_changes_nothing_keeps_nothing():
+    drawer = Drawer()
+    in_the_page("hexapawn", 2, WHOLE_GAMES["hexapawn"], drawer)
+    keeps = drawer.keeps
+    assert keeps >= 1
+    paper, ending = in_the_page("hexapawn", 2, ["quit"], drawer)
+    assert ending == "left" and "ABANDONED" in paper
+    assert drawer.keeps == keeps
+
+
+@pytest.mark.parametrize("kept", ["not base64 at all!", "bm90IGEgZGF0YWJhc2U="])
+def test_a_damaged_shelf_is_said_and_a_fresh_store_started(kept, tmp_path):
+    drawer = Drawer()
+    drawer.kept["store"] = kept
+    lines = WHOLE_GAMES["penney"]
+    paper, ending = in_the_page("penney", 5, lines, drawer)
+    said, _, rest = paper.partition("\n")
+    assert said == ("The store kept in this browser was damaged; a fresh one "
+                    "is started.")
+    assert rest.splitlines() == terminal("penney", 5, lines,
+                                         tmp_path).splitlines()
+    assert drawer.kept["store"] != kept  # the fresh store, kept in its place
+
+
+def test_a_browser_that_will_not_keep_is_told_once(tmp_path):
+    drawer = Drawer(refuse=True)
+    paper, ending = in_the_page("hexapawn", 2, WHOLE_GAMES["hexapawn"] * 2,
+                                drawer)
+    assert ending == "over"
+    assert paper.count("NOT SAVED: this browser would not keep the store") == 1
+    assert "store" not in drawer.kept
+
+
+def terminal_takes(seed: str) -> bool:
+    """Whether `retro play mindreader --seed SEED` takes the seed."""
+    from retro.cli import build_parser
+
+    argv = ["play", "mindreader", "--seed", seed]
+    try:
+        return build_parser(argv).parse_args(argv).seed is not None
+    except SystemExit:
+        return False
+
+
+@pytest.mark.parametrize("asked", [
+    "12", " 7 ", "0", str(10 ** 18 - 1), str(10 ** 18), str(2 ** 63),
+    "", "x", "-3", "1e9", "\u0663", "12 13"])
+def test_the_address_takes_the_seed_the_terminal_takes(asked, capsys):
+    seed = seed_from(asked)
+    if terminal_takes(asked):
+        assert seed == asked.strip()
+    else:
+        assert seed.isdigit() and int(seed) < 2 ** 32, seed
+    capsys.readouterr()  # argparse's complaint about a seed it refused
+
+
+def test_no_seed_asked_gives_a_fresh_one_each_time():
+    seeds = {seed_from(None) for _ in range(20)}
+    assert len(seeds) > 1 and all(seed.isdigit() for seed in seeds)

@@ -70,8 +70,7 @@ def in_the_page(game: str, seed: int, lines: list[str],
 
     async def sit() -> str:
         page = PageGame(game, paper.append, drawer.shelf())
-        playing = asyncio.ensure_future(page.play(str(seed)))
-        await asyncio.sleep(0)
+        playing = page.play(str(seed))
         for line in lines:  # typed ahead, as a paste of many lines is
             page.hear(line)
         return await playing

@@ -81,7 +81,7 @@ function setUp(panel) {
       if (games > 1) show("\n");
       say("Playing: type a line and press Enter.");
       line.focus({ preventScroll: true });
-      playing = game.play(seed);
+      playing = Promise.resolve(game.play(seed));  // awaited here and by forget
       const ending = await playing;
       say(ending === "over" ? "The game is over." : "The game was left.");
     } catch (trouble) {

@@ -6,6 +6,7 @@ Tangled from literate/page.md, which explains it.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import sqlite3
 from collections.abc import Callable
@@ -113,28 +114,35 @@ class PageGame:
         if self.tty is not None:
             self.tty.hear(Signal.INTERRUPT)
 
-    async def play(self, seed: str) -> str:
-        """Play one game with `seed` to its end; how it ended."""
-        front_end = install(self.game).front_end
+    def play(self, seed: str) -> asyncio.Task:
+        """Begin one game with `seed`: the task that plays it to its end
+        and says how it ended. The teletype is in place when this returns,
+        so a line typed at once is heard."""
         tty = self.tty = PaperTeletype(self.show)
+        return asyncio.ensure_future(self._play(tty, int(seed)))
+
+    async def _play(self, tty: PaperTeletype, seed: int) -> str:
+        front_end = install(self.game).front_end
         store = self.shelf.open(tty.say)
-        kept = [store.db.total_changes, True]  # changes kept; kept at all
+        kept, refused = store.db.total_changes, False
 
         def keep() -> None:
-            if store.db.total_changes == kept[0]:
+            nonlocal kept, refused
+            if store.db.total_changes == kept:
                 return
-            kept[0] = store.db.total_changes
-            if not self.shelf.save(store) and kept[1]:
-                kept[1] = False
+            kept = store.db.total_changes
+            if not self.shelf.save(store) and not refused:
+                refused = True
                 tty.say("NOT SAVED: this browser would not keep the store "
                         "(its storage is full or switched off).")
 
         tty.waiting = keep
         try:
             return await play_game(self.game, front_end.play, tty, store,
-                                   seed=int(seed),
+                                   seed=seed,
                                    options=default_options(front_end))
         finally:
             keep()
             store.close()
-            self.tty = None
+            if self.tty is tty:
+                self.tty = None

@@ -1,0 +1,196 @@
+"""The games in their pages, played in headless Chromium (literate/page.md).
+
+For each game's chapter and the home page: a visit that only reads asks
+for no part of the runtime; Play loads it from the site; a whole game typed
+(the first line at the keyboard, the rest pasted) leaves on the page's
+paper what `retro play GAME --seed N` prints for the same lines. HER's
+matchboxes outlive a reload and are forgotten when asked; Ctrl-C abandons a
+game; the arrows bring back the lines typed. No page writes a console
+error or asks another host for anything.
+
+The site must have been built after `npm ci`; without the runtime in it
+these tests are skipped with that reason (and CI, with RETRO_NO_SKIPS=1,
+counts the skip as a failure).
+"""
+from __future__ import annotations
+
+import pytest
+
+import browser as b  # tests/browser.py, beside this file
+from test_page import WHOLE_GAMES, terminal
+
+MISSING = b.missing_browser()
+pytestmark = [pytest.mark.book,
+              pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
+
+PAGES = {"/": "mindreader", "/book/mindreader/": "mindreader",
+         "/book/flip/": "flip", "/book/hexapawn/": "hexapawn",
+         "/book/penney/": "penney"}
+RUNTIME = ("/pyodide/", "/wheels/")  # what only Play may fetch
+LOADING = 60_000  # ms: Python's first load on a busy machine, at the most
+ADDED = 50_000  # bytes a page that is only read may carry for its panel
+
+
+@pytest.fixture(scope="module")
+def base(site):
+    if not (site / "pyodide" / "pyodide.asm.wasm").is_file():
+        pytest.skip("the site was built without Pyodide: run `npm ci`, "
+                    "then build it again")
+    with b.serve(site) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with b.chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def reader(base, chromium):
+    """One browser context for the games, so that Python, once loaded
+    into its cache, loads quickly for the games after the first."""
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.set_default_timeout(LOADING)
+    yield reading
+    reading.close()
+
+
+def press_play(page) -> None:
+    page.click("button.retro-play")
+    page.wait_for_selector(".retro-line", state="visible")
+
+
+def paper(page) -> str:
+    return page.text_content(".retro-paper")
+
+
+def type_lines(page, lines: list[str]) -> None:
+    """The first line typed and sent with Enter; the others pasted at once,
+    one to a line, as a reader pastes a list of answers."""
+    page.fill(".retro-line", lines[0])
+    page.press(".retro-line", "Enter")
+    if lines[1:]:
+        page.evaluate("""(text) => {
+            const line = document.querySelector('.retro-line');
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            line.dispatchEvent(new ClipboardEvent('paste', {
+                clipboardData: data, bubbles: true, cancelable: true}));
+        }""", "\n".join(lines[1:]) + "\n")
+
+
+def play_whole_game(page, lines: list[str]) -> str:
+    """Play, wait for the first question, type `lines`, wait for the end;
+    the paper."""
+    press_play(page)
+    page.wait_for_function(
+        "document.querySelector('.retro-paper').textContent.includes('?')")
+    type_lines(page, lines)
+    page.wait_for_function(
+        "document.querySelector('.retro-play').hidden === false")
+    return paper(page)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_whole_game_in_its_page_is_the_terminals(path, reader, tmp_path):
+    game, seed = PAGES[path], 30 + len(path)
+    page = reader.visit(f"{path}?seed={seed}")
+    page.evaluate("localStorage.clear()")
+    before = len(reader.requests)
+    shown = play_whole_game(page, WHOLE_GAMES[game])
+    printed = terminal(game, seed, WHOLE_GAMES[game], tmp_path)
+    assert "ABANDONED" not in printed
+    assert shown.splitlines() == printed.splitlines()
+    assert page.text_content(".retro-status") == "The game is over."
+    assert page.text_content(".retro-seed") == (
+        f"Game 1, seed {seed}. The same game at a terminal: "
+        f"retro play {game} --seed {seed}")
+    assert page.text_content("button.retro-play") == "Play again"
+    fetched = [url for _, url in reader.requests[before:]]
+    assert any("/pyodide/pyodide.asm.wasm" in url for url in fetched)
+    assert any("/wheels/retro-" in url for url in fetched)
+
+
+def test_her_remembers_across_a_reload_until_forgotten(reader, tmp_path):
+    her, lines = "/book/hexapawn/", WHOLE_GAMES["hexapawn"]
+    page = reader.visit(f"{her}?seed=2")
+    page.evaluate("localStorage.clear()")
+    first = play_whole_game(page, lines)
+    assert first.splitlines() == terminal("hexapawn", 2, lines,
+                                          tmp_path).splitlines()
+    page = reader.visit(f"{her}?seed=3")  # a reload: Python starts afresh
+    taught = play_whole_game(page, lines)
+    assert taught.splitlines() == terminal("hexapawn", 3, lines,
+                                           tmp_path).splitlines()
+    page.click("button.retro-forget")
+    assert page.text_content(".retro-status").startswith("Forgotten:")
+    page = reader.visit(f"{her}?seed=3")
+    untaught = play_whole_game(page, lines)
+    assert untaught.splitlines() == terminal(
+        "hexapawn", 3, lines, tmp_path / "fresh").splitlines()
+    assert untaught != taught
+
+
+def test_ctrl_c_abandons_the_game_and_the_arrows_bring_lines_back(reader):
+    page = reader.visit("/book/mindreader/?seed=4")
+    press_play(page)
+    for line in ("h", "t"):
+        page.fill(".retro-line", line)
+        page.press(".retro-line", "Enter")
+    page.wait_for_function(
+        "document.querySelector('.retro-paper').textContent"
+        ".split('\\n').filter(l => l.startsWith('You played')).length === 2")
+    page.press(".retro-line", "ArrowUp")
+    assert page.input_value(".retro-line") == "t"
+    page.press(".retro-line", "ArrowUp")
+    assert page.input_value(".retro-line") == "h"
+    page.press(".retro-line", "ArrowDown")
+    assert page.input_value(".retro-line") == "t"
+    page.fill(".retro-line", "")
+    page.press(".retro-line", "Control+c")
+    page.wait_for_function(
+        "document.querySelector('.retro-play').hidden === false")
+    assert paper(page).rstrip().endswith("*** GAME ABANDONED ***")
+    assert page.text_content(".retro-status") == "The game was left."
+    press_play(page)  # the next game starts clean: no Ctrl-C left over
+    page.wait_for_function(
+        "document.querySelector('.retro-seed').textContent.startsWith('Game 2')")
+    page.fill(".retro-line", "h")
+    page.press(".retro-line", "Enter")
+    page.wait_for_function(
+        "document.querySelector('.retro-paper').textContent"
+        ".split('\\n').filter(l => l.startsWith('You played')).length === 3")
+    assert "seed 4." not in page.text_content(".retro-seed")  # a fresh seed
+
+
+def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
+    assert reader.requests  # the games above were played in this reader
+    assert reader.errors == []
+    assert b.foreign_requests(reader) == []
+
+
+def test_a_page_only_read_fetches_no_runtime_and_little_more(base,
+                                                             chromium):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    sizes: dict[str, int] = {}
+    reading.page.on("response", lambda answer: sizes.__setitem__(
+        answer.url, len(answer.body()) if answer.ok else 0))
+    try:
+        for path in PAGES:
+            page = reading.visit(path)
+            page.wait_for_load_state("networkidle")
+            assert page.is_visible("button.retro-play")
+            assert page.text_content("button.retro-play").startswith("Play")
+            markup = page.evaluate(
+                "document.querySelector('.retro-page').outerHTML.length")
+            added = markup + sum(size for url, size in sizes.items()
+                                 if url.endswith(("/page.js", "/page.css")))
+            assert added < ADDED, (path, added)
+        fetched = [url for _, url in reading.requests]
+        assert not [url for url in fetched
+                    if any(part in url for part in RUNTIME)]
+        assert reading.errors == []
+        assert b.foreign_requests(reading) == []
+    finally:
+        reading.close()

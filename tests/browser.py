@@ -580,3 +580,126 @@ def failed_searches(page, words) -> list[str]:
         if not shown:
             found.append(f"search {word!r}: no results")
     return found
+
+
+SOURCES = "Sources and further reading"
+
+_SOURCES = """(title) => {
+  // the chapter's last section: its heading, and the works listed under it
+  const headings = [...document.querySelectorAll('.md-content article h2')];
+  const last = headings[headings.length - 1];
+  if (!last) return {heading: null, works: []};
+  const works = [];
+  for (let node = last.nextElementSibling; node; node = node.nextElementSibling)
+    if (node.tagName === 'UL')
+      for (const item of node.children) {
+        const box = item.getBoundingClientRect();
+        works.push({text: item.innerText.trim(), shown: box.height > 0});
+      }
+  const box = last.getBoundingClientRect();
+  return {heading: last.innerText.replace(/\\u00b6$/, '').trim(),
+          shown: box.height > 0, works};
+}"""
+
+
+def missing_sources(page, where: str) -> list[str]:
+    """A chapter must end with a visible section of sources: a heading,
+    and a list of works, each with a year or a link."""
+    found = page.evaluate(_SOURCES, SOURCES)
+    if found["heading"] != SOURCES or not found["shown"]:
+        return [f"{where}: the last section is {found['heading']!r}, not "
+                f"{SOURCES!r}"]
+    if not found["works"]:
+        return [f"{where}: {SOURCES!r} lists no work"]
+    return [f"{where}: a work of its sources is not shown, or has neither "
+            f"a year nor a link: {work['text'][:60]!r}"
+            for work in found["works"]
+            if not work["shown"] or not re.search(
+                r"\b1[6-9]\d\d\b|\b20\d\d\b|https?:|\.org|\.com|\.io",
+                work["text"])]
+
+
+def unlinked_bibliography(page, where: str, least: int) -> list[str]:
+    """The sources page lists at least `least` works, each cited in a
+    chapter; the first and the last work's citing link each lead to a
+    visible 'Sources and further reading' heading on its chapter."""
+    items = page.locator(".md-content article li")
+    if items.count() < least:
+        return [f"{where}: {items.count()} works, fewer than {least}"]
+    found = []
+    for n in range(items.count()):
+        if not items.nth(n).locator(
+                "a[href*='#sources-and-further-reading']").count():
+            found.append(f"{where}: work {n + 1} names no chapter that "
+                         "cites it")
+    for item in (items.first, items.last):
+        link = item.locator("a[href*='#sources-and-further-reading']").first
+        if not link.count():
+            continue
+        href = link.get_attribute("href")
+        link.click()
+        page.wait_for_load_state("load")
+        heading = page.locator("#sources-and-further-reading")
+        if not heading.count() or not heading.is_visible() or \
+                SOURCES not in heading.inner_text():
+            found.append(f"{where}: {href} does not land on a chapter's "
+                         "sources")
+        page.go_back(wait_until="load")
+    return found
+
+
+def missing_neighbours(page, where: str, first: bool, last: bool,
+                       follow: bool = False) -> list[str]:
+    """A tangled file's page links the files before and after it (but for
+    the first and the last), above its listing and below it; followed,
+    the next link leads to the page of the file it names."""
+    found = []
+    for kind, wanted in (("previous", not first), ("next", not last)):
+        links = page.locator(f".md-content a.module-{kind}")
+        shown = sum(links.nth(n).is_visible() for n in range(links.count()))
+        if wanted and shown != 2:
+            found.append(f"{where}: {shown} visible links to the {kind} "
+                         "file, not 2 (above and below the listing)")
+        if not wanted and links.count():
+            found.append(f"{where}: a link to a {kind} file, but there is "
+                         "none")
+    if follow and not last and not found:
+        link = page.locator(".md-content a.module-next").first
+        name = link.inner_text().replace("→", "").strip()
+        link.click()
+        page.wait_for_load_state("load")
+        title = page.locator(".md-content h1").first.inner_text()
+        if name not in title:
+            found.append(f"{where}: the next link names {name!r} but leads "
+                         f"to {title!r}")
+        page.go_back(wait_until="load")
+    return found
+
+
+def first_results(page, wanted: dict[str, str]) -> list[str]:
+    """Each word searched, its first result must be on the page wanted
+    (a URL path such as '/book/seer/')."""
+    found = []
+    home = page.url.split("#")[0]
+    for word, path in wanted.items():
+        page.goto(home, wait_until="load")
+        try:
+            box = page.locator("input.md-search__input")
+            if not box.is_visible():
+                page.locator(".md-header label[for='__search']").click()
+            box.click()
+            box.press_sequentially(word, delay=20)
+            page.wait_for_function(
+                "() => /matching/i.test(document.querySelector("
+                "'.md-search-result__meta')?.innerText || '')",
+                timeout=10000)
+            href = page.locator(".md-search-result__item a").first \
+                .get_attribute("href")
+        except Exception as error:
+            found.append(f"search {word!r}: no answer "
+                         f"({str(error).splitlines()[0][:100]})")
+            continue
+        if path.strip("/") not in urlsplit(href or "").path:
+            found.append(f"search {word!r}: the first result is {href}, "
+                         f"not on {path}")
+    return found

@@ -13,6 +13,7 @@ with RETRO_NO_SKIPS=1, counts a skip as a failure).
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -34,8 +35,25 @@ LINKS_PER_KIND = 1  # links followed of each kind, per page and width
 INDEX_LABELS = 6  # labels clicked on each index page, at 1280
 INDEXES = ("/indexes/chunks/", "/indexes/identifiers/")
 SEARCHES = ("SEER", "matchbox", "Conway")
+FIRST_RESULTS = {"Hagelbarger": "/book/seer/"}  # a word, the page it finds first
+BIBLIOGRAPHY = "/indexes/sources/"
+LEAST_WORKS = 30  # the works the bibliography lists, at least
+NEIGHBOURS_FOLLOWED = "/modules/retro/engines/seer.py/"  # its next link is clicked
 KINDS = ("console", "requests", "code", "tables", "figures", "links",
-         "search", "captions", "type", "labels", "names", "transcript")
+         "search", "captions", "type", "labels", "names", "transcript",
+         "sources", "bibliography", "neighbours", "ranking")
+
+
+def game_chapters() -> list[str]:
+    """The pages of the book's first part: the games and their machines."""
+    from retro.book.parts import PARTS
+
+    return [f"/book/{name}/" for name in PARTS[0][1]]
+
+
+def module_pages(pages: list[str]) -> list[str]:
+    """The tangled files' pages, in the order of the list of files."""
+    return [path for path in pages if path.startswith("/modules/")]
 
 
 def report(findings: list[str]) -> str:
@@ -54,6 +72,7 @@ def read_every_page(base: str, pages: list[str], width: int) -> dict:
     found = {kind: [] for kind in KINDS}
     shown: set[str] = set()
     followed: list = []
+    games, modules = game_chapters(), module_pages(pages)
     with b.chromium() as browser:
         reader = b.Reader(browser, base, width, search=False)
         try:
@@ -72,12 +91,22 @@ def read_every_page(base: str, pages: list[str], width: int) -> dict:
                     found["names"] += b.broken_names(page, where)
                 if width == NARROW:
                     found["type"] += b.small_figure_type(page, where)
+                if width == WIDE and path in games:
+                    found["sources"] += b.missing_sources(page, where)
+                if width == WIDE and path in modules:
+                    found["neighbours"] += b.missing_neighbours(
+                        page, where, path == modules[0],
+                        path == modules[-1],
+                        follow=path == NEIGHBOURS_FOLLOWED)
                 found["links"] += b.broken_chunk_links(
                     page, where, LINKS_PER_KIND, followed)
                 if width == WIDE and path in INDEXES:
                     page = reader.visit(path)
                     found["labels"] += b.mislabelled_entries(
                         page, where, INDEX_LABELS)
+                if width == WIDE and path == BIBLIOGRAPHY:
+                    found["bibliography"] += b.unlinked_bibliography(
+                        reader.visit(path), where, LEAST_WORKS)
             found["console"] += reader.errors
             found["requests"] += b.foreign_requests(reader)
         finally:
@@ -104,6 +133,7 @@ def walk(site, chromium):
         try:
             reader.visit("/")
             found["search"] += b.failed_searches(reader.page, SEARCHES)
+            found["ranking"] += b.first_results(reader.page, FIRST_RESULTS)
             found["console"] += reader.errors
             found["requests"] += b.foreign_requests(reader)
         finally:
@@ -169,6 +199,27 @@ def test_index_labels_land_on_the_chunk_with_that_label(walk):
 
 def test_no_name_in_an_index_breaks_mid_word_at_1280(walk):
     assert not walk["found"]["names"], report(walk["found"]["names"])
+
+
+def test_every_game_chapter_ends_with_its_sources(walk, site):
+    assert set(game_chapters()) <= set(walk["pages"])
+    assert not walk["found"]["sources"], report(walk["found"]["sources"])
+
+
+def test_the_bibliography_lists_the_works_and_leads_to_the_chapters(walk):
+    assert BIBLIOGRAPHY in walk["pages"]
+    found = walk["found"]["bibliography"]
+    assert not found, report(found)
+
+
+def test_each_tangled_files_page_links_its_neighbours(walk):
+    assert NEIGHBOURS_FOLLOWED in module_pages(walk["pages"])
+    found = walk["found"]["neighbours"]
+    assert not found, report(found)
+
+
+def test_hagelbarger_finds_seer_first(walk):
+    assert not walk["found"]["ranking"], report(walk["found"]["ranking"])
 
 
 def test_the_home_page_shows_a_transcript_above_the_fold(walk):
@@ -287,6 +338,25 @@ def doctored(site, chromium, tmp_path_factory):
     faults["names"] = (page_path(copy, names), "broken across lines")
     inject(copy / "index.html", '<div style="height: 900px"></div>')
     faults["transcript"] = ("/", "below the fold")
+    unsourced = copy / "book" / "flip" / "index.html"
+    doctor(unsourced, r'<h2 id="sources-and-further-reading".*?</ul>', "")
+    faults["sources"] = (page_path(copy, unsourced), "the last section is")
+    bibliography = copy / "indexes" / "sources" / "index.html"
+    doctor(bibliography, r'(<li>.*?)#sources-and-further-reading',
+           r"\g<1>#nowhere")
+    faults["bibliography"] = (page_path(copy, bibliography),
+                              "names no chapter")
+    module = copy / NEIGHBOURS_FOLLOWED.strip("/") / "index.html"
+    doctor(module, r'(</code></pre></div>)<p class="module-neighbours">.*?'
+                   r'</p>', r"\g<1>")
+    faults["neighbours"] = (NEIGHBOURS_FOLLOWED, "1 visible links")
+    index = copy / "search" / "search_index.json"
+    docs = json.loads(index.read_text(encoding="utf-8"))
+    for doc in docs["docs"]:
+        if doc["location"].startswith("book/umpire/"):
+            doc["boost"] = 1000
+    index.write_text(json.dumps(docs), encoding="utf-8")
+    faults["ranking"] = ("/", "the first result is")
     with b.serve(copy) as base:
         reader = b.Reader(chromium, base, WIDE)
         try:
@@ -381,6 +451,35 @@ def test_a_transcript_below_the_fold_is_found(doctored):
     reader, faults = doctored
     path, fault = faults["transcript"]
     found = b.transcript_below_the_fold(reader.visit(path), path, FOLD)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_chapter_without_sources_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["sources"]
+    found = b.missing_sources(reader.visit(path), path)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_work_that_names_no_chapter_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["bibliography"]
+    found = b.unlinked_bibliography(reader.visit(path), path, LEAST_WORKS)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_file_page_missing_a_neighbour_link_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["neighbours"]
+    found = b.missing_neighbours(reader.visit(path), path, False, False)
+    assert any(fault in line for line in found), report(found)
+
+
+def test_a_search_that_ranks_the_umpire_first_is_found(doctored):
+    reader, faults = doctored
+    path, fault = faults["ranking"]
+    reader.visit(path)
+    found = b.first_results(reader.page, FIRST_RESULTS)
     assert any(fault in line for line in found), report(found)
 
 

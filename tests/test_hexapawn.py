@@ -482,6 +482,9 @@ def test_a_line_that_is_not_a_move_gets_one_line_and_another_chance(typed):
         assert move is None
     elif word in ("H", "HELP", "?"):
         assert said[0] == hexapawn.RULES
+    elif word in ("B", "BOARD"):
+        assert "\n".join(said[:-1]) == board_text(position)
+        assert move == Move(7, 4)
     elif isinstance(typed_move, Move) and why_illegal(position, typed_move) is None:
         assert move == typed_move
     else:

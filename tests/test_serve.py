@@ -5,130 +5,23 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from retro.rooms.served import NAME_PROMPT, Budget, Limits, Server
+from retro.rooms.served import (NAME_PROMPT, PASSWORD_PROMPT, SERVED, Budget,
+                                Limits)
 from retro.services.store import FILENAME, Store
 from retro.wires.lines import Lines
-from retro.wires.ssh import open_ssh
 from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,
-                                Telnet, open_telnet)
+                                Telnet)
+from served import WAIT, Player, Running  # tests/served.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
-WAIT = 10.0  # the longest any one answer may take, in seconds
-
-
-class Player:
-    """A telnet client on a real socket, reading until it sees something."""
-
-    def __init__(self, port: int, name: str | None = None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-        self.seen = self.heard = b""  # not yet expected; everything
-        if name is not None:
-            self.expect("NAME")
-            self.say(name)
-            self.expect("> ")
-
-    def say(self, line: str | bytes, end: bytes = b"\r\n") -> None:
-        self.sock.sendall((line.encode() if isinstance(line, str) else line)
-                          + end)
-
-    def expect(self, text: str, wait: float = WAIT) -> str:
-        """Everything up to and including `text`; fails after `wait`."""
-        wanted, deadline = text.encode(), time.monotonic() + wait
-        while wanted not in self.seen:
-            left = deadline - time.monotonic()
-            assert left > 0, f"no {text!r} in {self.seen[-400:]!r}"
-            self.sock.settimeout(left)
-            try:
-                data = self.sock.recv(65536)
-            except socket.timeout:
-                continue
-            assert data, f"closed before {text!r}: {self.seen[-400:]!r}"
-            self.seen += data
-            self.heard += data
-        before, _, self.seen = self.seen.partition(wanted)
-        return (before + wanted).decode("utf-8", "replace")
-
-    def ask(self, line: str, until: str = "> ") -> str:
-        self.say(line)
-        return self.expect(until)
-
-    def closed(self, wait: float = WAIT) -> str:
-        """All that arrives until the server closes the line."""
-        deadline = time.monotonic() + wait
-        while True:
-            left = deadline - time.monotonic()
-            assert left > 0, f"still open: {self.seen[-400:]!r}"
-            self.sock.settimeout(left)
-            try:
-                data = self.sock.recv(65536)
-            except (socket.timeout, ConnectionResetError):
-                if time.monotonic() < deadline:
-                    return self.seen.decode("utf-8", "replace")
-                continue
-            if not data:
-                return self.seen.decode("utf-8", "replace")
-            self.seen += data
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-class Running:
-    """A server in a thread of its own, with its own event loop."""
-
-    def __init__(self, home: Path, limits: Limits, ssh: bool = False):
-        self.path, self.logs = home / FILENAME, []
-        home.mkdir(parents=True, exist_ok=True)
-        Store.open(self.path).close()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=asyncio.run,
-                                       args=(self.main(limits, ssh),),
-                                       daemon=True)
-        self.thread.start()
-        assert self.ready.wait(WAIT)
-
-    async def main(self, limits: Limits, ssh: bool) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.server = Server(self.path, limits, log=self.logs.append)
-        listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0)]
-        if ssh:
-            listeners.append(await open_ssh(
-                self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
-                login_timeout=limits.name_wait))
-        self.ports = [listener.sockets[0].getsockname()[1] for listener in listeners]
-        self.port = self.ports[0]
-        self.stop = asyncio.Event()
-        self.ready.set()
-        await self.stop.wait()
-        for listener in listeners:
-            listener.close()
-        await self.server.go_down(grace=3.0)
-
-    def store(self, player: str | None = None) -> Store:
-        return Store.open(self.path, player=player)
-
-    def until(self, condition, wait: float = WAIT) -> None:
-        """Wait until `condition()` holds on the server's own loop (it is
-        tried after every turn of the loop), or fail after `wait`."""
-        async def holds() -> None:
-            while not condition():
-                await asyncio.sleep(0)
-        asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(holds(), wait), self.loop).result(wait + 1)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.stop.set)
-        self.thread.join(WAIT)
 
 
 @pytest.fixture
@@ -196,6 +89,8 @@ def test_a_name_is_asked_and_checked(served):
     player.say("")
     player.expect("NAME")
     player.say("Ada-1")
+    assert "ada-1 is a new name" in player.expect(PASSWORD_PROMPT)
+    player.say("")  # a guest
     assert "machine room" in player.expect("> ")
     other = Player(server.port)
     other.expect("NAME")
@@ -298,14 +193,19 @@ def test_tear_prints_the_roll_back_and_writes_no_file(served, tmp_path,
 
 def test_one_more_than_the_most_players_is_told_the_room_is_full(served):
     server = served(players=2)
-    first, second = Player(server.port, "ada"), Player(server.port)
-    second.expect("NAME")
+    first, _ = Player(server.port, "ada"), Player(server.port, "bob")
+    waiting = Player(server.port)  # not logged in: no place taken
+    waiting.expect("NAME")
     third = Player(server.port)
+    third.expect("NAME")
+    third.say("cy")
+    third.expect(PASSWORD_PROMPT)
+    third.say("")
     assert "The machine room is full: 2 players" in third.closed()
     first.ask("quit", "dreams.")
     first.closed()
-    server.until(lambda: len(server.server.connections) < 2)
-    assert "NAME" in Player(server.port).expect("NAME")
+    server.until(lambda: len(server.server.players) < 2)
+    assert "machine room" in Player(server.port, "cy").ask("look")
 
 
 def test_idle_players_and_nameless_lines_are_hung_up(served):
@@ -343,6 +243,8 @@ def test_telnet_negotiation_and_ctrl_c_over_the_wire(served):
             + bytes([IAC, SE]), end=b"")
     ada.expect("NAME")
     ada.say("ada", end=b"\r\0")
+    ada.expect(PASSWORD_PROMPT)
+    ada.say("", end=b"\r\0")
     ada.expect("> ")
     assert bytes([IAC, WONT, 1, IAC, DONT, 24]) in ada.heard
     ada.ask("hexapawn", "MOVE? ")
@@ -377,8 +279,9 @@ def test_sigterm_tells_every_player_abandons_the_game_and_exits_0(tmp_path):
     assert "*** THE SYSTEM IS GOING DOWN. ***" in seen
     assert "*** GAME ABANDONED ***" in seen
     assert "*** THE SYSTEM IS GOING DOWN. ***" in eve.closed()
-    store = Store.open(tmp_path / "home" / FILENAME)
+    store = Store.open(tmp_path / "home" / SERVED)
     assert store.results() == []
+    assert not (tmp_path / "home" / FILENAME).exists()  # the console's
 
 
 def test_an_ssh_player_bets_at_penneys_game_end_to_end(served):
@@ -396,7 +299,9 @@ def test_an_ssh_player_bets_at_penneys_game_end_to_end(served):
                 nonlocal seen
                 while text not in seen:
                     seen += await process.stdout.read(4096)
-            for answer, text in (("", "> "), ("penney", "(y/n) "),
+            for answer, text in (("", PASSWORD_PROMPT),
+                                 ("sam secret", "AGAIN? "),
+                                 ("sam secret", "> "), ("penney", "(y/n) "),
                                  ("y", "tosses? "), ("HHT", "pennies? "),
                                  ("10", "(y/n) "), ("q", "> "),
                                  ("quit", "dreams.")):

@@ -128,7 +128,7 @@ def test_a_tear_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
     with pytest.raises(ZeroDivisionError):
         tty.tear(tmp_path / "roll.txt")
     assert not (tmp_path / "roll.txt").exists()
-    assert tty.roll == ["Welcome.\n"]
+    assert list(tty.roll) == ["Welcome.\n"]
 
 
 def test_transcript_copies_the_roll_as_it_goes(tmp_path):

@@ -18,9 +18,12 @@ class FrontEnd(namedtuple("FrontEnd", "play add_options commands",
     __slots__ = ()
 
 
-class RoomCommand(namedtuple("RoomCommand", "phrase about action plays",
-                             defaults=(False,))):
-    """A command a game adds to the room: RESET HER, and what it does."""
+class RoomCommand(namedtuple("RoomCommand", "phrase about action plays "
+                                            "shared", defaults=(False, False))):
+    """A command a game adds to the room: RESET HER, and what it does;
+    `plays` if it seats the player at the game, `shared` if it changes
+    what every player shares (then its action says what it did, for the
+    room to announce)."""
 
     __slots__ = ()
 

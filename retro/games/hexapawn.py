@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from retro.common import plural
 from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position,
@@ -21,7 +21,7 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     robot_from_json, robot_json)
 from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
                                   add_from_option, is_quit, recorded)
-from retro.services.store import Store, StoreError, saving
+from retro.services.store import StoreError, saving
 
 
 BANNER = """\
@@ -182,6 +182,7 @@ class Memory:
     her: Robot
     record: str = ""
     unsaved: tuple[Lesson, ...] = ()
+    reset: dict | None = None  # who last reset her, when, after how many games
 
 
 def memory_from_json(data) -> Memory | None:
@@ -192,7 +193,8 @@ def memory_from_json(data) -> Memory | None:
     if her is None or her.name != "HER" or not isinstance(record, str) \
             or set(record) - {"W", "L"}:
         return None
-    return Memory(her, record)
+    reset = data.get("reset")
+    return Memory(her, record, reset=reset if isinstance(reset, dict) else None)
 
 
 def load_her(store) -> Memory:
@@ -203,7 +205,8 @@ def load_her(store) -> Memory:
 
 
 def memory_json(memory: Memory) -> dict:
-    return {"robot": robot_json(memory.her), "record": memory.record}
+    kept = {"robot": robot_json(memory.her), "record": memory.record}
+    return kept | ({"reset": memory.reset} if memory.reset else {})
 
 
 async def her_at_the_start(tty, store) -> Memory:
@@ -249,7 +252,18 @@ def her_so_far(memory: Memory) -> str:
     played = (f"HER HAS PLAYED {plural(games, 'GAME')}: SHE WON {won} AND "
               f"LOST {games - won}." if games else "HER HAS NEVER PLAYED.")
     return "\n".join((played, boxes_held(memory.her, boxes),
-                      why_nineteen(boxes)))
+                      why_nineteen(boxes)) + last_reset(memory.reset))
+
+
+def last_reset(reset: dict | None) -> tuple[str, ...]:
+    """The line that says who last reset HER, if anyone has."""
+    if not reset:
+        return ()
+    by, at = str(reset.get("by", "?"))[:16], str(reset.get("at", "?"))[:16]
+    games = reset.get("games")
+    games = games if isinstance(games, int) else 0
+    return (f"{by.upper()} LAST RESET HER ({at.replace('T', ' ')} UTC), "
+            f"WIPING WHAT SHE HAD LEARNED IN {plural(games, 'GAME')}.",)
 
 
 @dataclass(frozen=True)
@@ -264,13 +278,19 @@ class Lesson:
     start: dict  # her boxes, as they differed from fresh ones, at the start
 
 
-def keep(store, game: str, lessons: Sequence[Lesson]) -> Memory:
-    """HER as stored, taught `lessons`, their games recorded: all or none."""
+def keep(store, game: str,
+         lessons: Sequence[Lesson]) -> tuple[Memory, tuple[Change, ...]]:
+    """HER as stored, taught `lessons`, their games recorded: all or none;
+    and what the newest lesson really changed."""
+    taken: tuple[Change, ...] = ()
     with store.transaction():
         memory = load_her(store)
         for taught in lessons:
-            memory = Memory(learn(memory.her, taught.changes),
-                            memory.record + ("W" if taught.her_won else "L"))
+            taken = tuple(change for change in taught.changes
+                          if change.beads > 0 or holds(memory.her, change))
+            memory = replace(memory, her=learn(memory.her, taken),
+                             record=memory.record
+                             + ("W" if taught.her_won else "L"))
             store.record(
                 game, score="0-1" if taught.her_won else "1-0",
                 outcome="loss" if taught.her_won else "win", seed=taught.seed,
@@ -280,9 +300,14 @@ def keep(store, game: str, lessons: Sequence[Lesson]) -> Memory:
                         "beads_lost": [{"box": c.box.number,
                                         "bead": str(c.bead),
                                         "colour": c.colour}
-                                       for c in taught.changes]})
+                                       for c in taken]})
         store.put(HER_KEY, memory_json(memory))
-    return memory
+    return memory, taken
+
+
+def holds(robot: Robot, change: Change) -> bool:
+    """Whether the robot still has the bead `change` would take."""
+    return robot.beads.get(change.box.key, {}).get(str(change.bead), 0) > 0
 
 
 ENDINGS = {
@@ -304,20 +329,23 @@ async def finish(tty, sitting: Sitting, memory: Memory, game: Game,
     moves = " ".join(map(str, game.moves))
     lessons = memory.unsaved + (Lesson(changes, her_won, moves, game.reason,
                                        seed, robot_changes(memory.her)),)
-    refused = None
-    learned = Memory(learn(memory.her, changes),
-                     memory.record + ("W" if her_won else "L"),
-                     lessons if keeps else ())  # a replay owes the store none
+    refused, taken = None, changes
+    learned = replace(memory, her=learn(memory.her, changes),
+                      record=memory.record + ("W" if her_won else "L"),
+                      unsaved=lessons if keeps else ())  # a replay owes none
     if keeps:
         try:
-            learned = await sitting.store.run(keep, sitting.game.name,
-                                              lessons)
+            learned, taken = await sitting.store.run(keep, sitting.game.name,
+                                                     lessons)
         except StoreError as error:
             refused = error
     tty.say(ENDINGS[game.winner, game.reason])
-    for change in changes:
+    for change in taken:
         tty.say(f"HER LOSES THE {change.colour} BEAD FROM BOX "
                 f"{change.box.number}: SHE WILL NOT MAKE THAT MOVE THERE AGAIN.")
+    if changes and not taken:
+        tty.say(f"ANOTHER GAME HAS TAKEN THAT BEAD FROM BOX "
+                f"{changes[0].box.number} ALREADY: SHE LOSES NONE.")
     if not her_won and not changes:
         tty.say("SHE HAS NO BEAD TO LOSE.")
     if her_won:
@@ -341,28 +369,44 @@ RESET_HELP = ("Y TAKES AWAY ALL SHE HAS LEARNED AND GIVES HER ONE BEAD FOR "
               "EVERY LEGAL MOVE AGAIN; N OR QUIT LEAVES HER AS SHE IS.")
 
 
-async def reset_her(tty, sitting: Sitting) -> None:
-    """Give HER fresh matchboxes; she starts again."""
+async def reset_her(tty, sitting: Sitting) -> str | None:
+    """Give HER fresh matchboxes; she starts again. What the room is told."""
     store = sitting.store
     with saving(tty, "HER FRESH MATCHBOXES"):
         memory = await store.run(load_her)
-        if memory == Memory(fresh("HER")):
+        if replace(memory, reset=None) == Memory(fresh("HER")):
             tty.say("HER HAS NOT PLAYED SINCE SHE WAS LAST RESET: HER "
                     "MATCHBOXES ARE FRESH ALREADY.")
-            return
+            return None
         games = len(memory.record)
         tty.say(f"RESET HER? SHE FORGETS ALL SHE LEARNED IN "
                 f"{plural(games, 'GAME')}." if games
                 else "RESET HER? SHE GETS FRESH MATCHBOXES.")
         if not await yes_or_no(tty, "ARE YOU SURE (Y OR N)? ", RESET_HELP):
             tty.say("HER KEEPS HER BEADS.")
-            return
-        await store.run(Store.put, HER_KEY,
-                        memory_json(Memory(fresh("HER"))))
+            return None
+        await store.run(start_her_again, games)
         tty.say("HER HAS FRESH MATCHBOXES: ONE BEAD FOR EVERY LEGAL MOVE.")
+    return (f"RESET HER: SHE FORGOT WHAT SHE LEARNED IN "
+            f"{plural(games, 'GAME')}.")
+
+
+RESETS_KEY, RESETS_KEPT = "hexapawn.resets", 100
+
+
+def start_her_again(store, games: int) -> None:
+    """Fresh boxes for HER, and the reset recorded: all or none."""
+    reset = {"by": store.player,
+             "at": store.clock().isoformat(timespec="seconds")[:19],
+             "games": games}
+    with store.transaction():
+        resets = store.get(RESETS_KEY, [],
+                           valid=lambda data: isinstance(data, list))
+        store.put(RESETS_KEY, (resets + [reset])[-RESETS_KEPT:])
+        store.put(HER_KEY, memory_json(Memory(fresh("HER"), reset=reset)))
 
 
 FRONT_END = FrontEnd(play, add_options=add_from_option, commands=(
     RoomCommand("RESET HER", "Give HER fresh matchboxes; she starts again.",
-                reset_her),
+                reset_her, shared=True),
 ))

@@ -70,7 +70,7 @@ HELP = (
     ("LOOK", "look around the room (LOOK AT a machine, too)"),
     ("MENU", "the machines, numbered"),
     ("PLAY <machine>", "play one: PLAY 2, PLAY FLIP, or just FLIP"),
-    ("SCORES", "how every game went, in every session"),
+    ("SCORES [ALL]", "how your games went; SCORES ALL: everyone's"),
     ("TEAR [FILE]", "tear off the paper, to FILE or retro-roll-N.txt"),
     ("HELP", "this list"),
     ("QUIT", "leave the room (Ctrl-D does too)"),
@@ -344,8 +344,11 @@ class Room:
     PROMPT = "> "
 
     def __init__(self, tty, store, *, seed: int | None = None,
-                 games: Sequence[Game] = GAMES, verbs: Sequence[Verb] = ()):
+                 games: Sequence[Game] = GAMES, verbs: Sequence[Verb] = (),
+                 operator: bool = True,
+                 announce: Callable[[str], object] | None = None):
         self.tty, self.store = tty, store
+        self.operator, self.announce = operator, announce
         self.seeds = random.Random(seed)
         self.games = tuple(games)
         self.front_ends = FrontEnds()
@@ -359,7 +362,7 @@ class Room:
             "menu": lambda said: self.menu(),
             "help": lambda said: self.help(),
             "play": lambda said: self.play(said.rest),
-            "scores": lambda said: self.scores(),
+            "scores": lambda said: self.scores(said.rest),
             "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
         }
         self.actions.update((verb.name, verb.action) for verb in verbs)
@@ -409,9 +412,13 @@ class Room:
         for line in lines:
             self.tty.say(line)
 
-    async def scores(self) -> None:
-        """The scoreboard: its table drawn, the newest games said."""
-        lines = scores_report(await self.store.run(Store.scoreboard), self.games)
+    async def scores(self, rest: Sequence[str] = ()) -> None:
+        """The scoreboard: its table drawn, the newest games said; the
+        player's own, or with ALL everyone's."""
+        everyone = bool(rest) and rest[0] in ("all", "everyone", "room")
+        board = await self.store.run(Store.scoreboard,
+                                     None if everyone else self.store.player)
+        lines = scores_report(board, self.games)
         table = lines.index("") if "" in lines else len(lines)
         self.tty.draw("\n".join(lines[:table]))
         self.say_lines(lines[table:])
@@ -539,9 +546,15 @@ class Room:
             await self.seat(extra.game, extra.command.action, {})
             return
         phrase = extra.command.phrase.upper()
+        if extra.command.shared and not self.operator:
+            self.tty.say(f"Only the operator may {phrase}: it changes "
+                         f"{extra.game.title} for everyone.")
+            return
         try:
-            await extra.command.action(
+            done = await extra.command.action(
                 self.tty, Sitting(extra.game, self.store, new_seed(self.seeds)))
+            if done and extra.command.shared and self.announce is not None:
+                self.announce(f"{self.store.player} {done}")
         except EOFError:
             pass
         except KeyboardInterrupt:

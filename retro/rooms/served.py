@@ -5,24 +5,30 @@ Tangled from literate/serve.md, which explains it.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
+import getpass
 import importlib.util
 import signal
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from retro.common import UsageError, number_in, plural, whole_number
+from retro.common import UsageError, number_in, plural, quoted, whole_number
 from retro.games.registry import GAMES
 from retro.rooms.room import Meaning, Room, Verb, install
-from retro.services.store import FILENAME, Store, data_dir, is_name
+from retro.services.accounts import (LONGEST, SHORTEST, account, add_key,
+                                     claim, forget_key, hashed, key_list,
+                                     matches, password_trouble, tried)
+from retro.services.store import Store, data_dir, is_name
 from retro.services.teletype import LineTeletype, Signal, clean
-from retro.wires.lines import Lines
-from retro.wires.ssh import SSH_MISSING, open_ssh
+from retro.wires.lines import Lines, typed
+from retro.wires.ssh import SSH_MISSING, KeyTrouble, open_ssh, public_key
 from retro.wires.telnet import open_telnet
 
 
@@ -30,15 +36,20 @@ from retro.wires.telnet import open_telnet
 class Limits:
     """What one connection may do, and how many there may be."""
 
-    players: int = 64
+    players: int = 64  # logged in at once
+    waiting: int = 32  # connections not yet logged in
+    per_address: int = 8  # of those, from one address
     idle: float = 15 * 60.0  # seconds without a line, once named
-    name_wait: float = 60.0  # seconds to give a name
+    name_wait: float = 60.0  # seconds to log in
+    tries: int = 3  # wrong passwords before the line is cut
+    pause: float = 1.0  # seconds before a wrong password is answered
     line: int = 256  # bytes kept of one line
     burst: int = 64 * 1024  # bytes a connection may send at once
     rate: int = 16 * 1024  # bytes a second it may send after that
     per_line: int = 16  # what a line costs beyond its bytes
     pending: int = 64  # lines waiting for the room before it is a flood
     output: int = 256 * 1024  # bytes waiting to be sent
+    roll: int = 2000  # lines of paper kept for TEAR
 
 
 class Budget:
@@ -58,7 +69,65 @@ class Budget:
         return self.left >= 0
 
 
+class Ticket:
+    """A place in the waiting room."""
+
+    def __init__(self, host: str, drop: Callable[[], object]):
+        self.host, self.drop, self.heard = host, drop, False
+
+
+class Waiting:
+    """The connections not yet logged in: how many, from where, and which
+    one goes when there are too many."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.tickets: dict[Ticket, None] = {}  # oldest first
+
+    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None:
+        """A place for a new connection from `host`; None if there is none."""
+        same = [ticket for ticket in self.tickets if ticket.host == host]
+        if len(same) >= self.limits.per_address:
+            crowd = same
+        elif len(self.tickets) >= self.limits.waiting:
+            crowd = list(self.tickets)
+        else:
+            crowd = []
+        if crowd:
+            silent = next((ticket for ticket in crowd if not ticket.heard),
+                          None)
+            if silent is None:
+                return None
+            self.leave(silent)
+            silent.drop()
+        ticket = Ticket(host, drop)
+        self.tickets[ticket] = None
+        return ticket
+
+    def heard(self, ticket: Ticket | None) -> None:
+        if ticket is not None:
+            ticket.heard = True
+
+    def leave(self, ticket: Ticket | None) -> None:
+        if ticket is not None:
+            self.tickets.pop(ticket, None)
+
+    def __len__(self) -> int:
+        return len(self.tickets)
+
+
 NAME_PROMPT = "Your NAME (letters, digits, - and _, up to 16)? "
+NAME_RULE = "A NAME is 1 to 16 letters, digits, - and _."
+PASSWORD_PROMPT = "PASSWORD? "
+
+
+def as_heard(line: bytes) -> bytes | Signal:
+    """A typed line as the teletype hears it: Ctrl-C and Ctrl-D are signals."""
+    if b"\x03" in line:
+        return Signal.INTERRUPT
+    if line.strip() == b"\x04":
+        return Signal.END
+    return line.replace(b"\x04", b"")
 
 
 class Connection:
@@ -66,29 +135,46 @@ class Connection:
 
     def __init__(self, server: Server, *, write: Callable[[str], object],
                  close: Callable[[], object], waiting: Callable[[], int],
-                 peer: str = "", login: str = ""):
+                 echo: Callable[[bool], object] = lambda hidden: None,
+                 host: str = "?", peer: str = "", login: str = "",
+                 proven: str = "", offered: str = "",
+                 ticket: Ticket | None = None):
         self.server, self.limits = server, server.limits
         self.write, self.close, self.waiting = write, close, waiting
-        self.peer, self.login = peer, login
+        self.echo, self.host, self.peer = echo, host, peer
+        self.login, self.proven, self.offered = login, proven, offered
+        self.ticket = ticket
         self.lines = Lines(self.limits.line)
         self.budget = Budget(self.limits.burst, self.limits.rate)
+        self.heard: deque[bytes] = deque()  # lines for the login
+        self.wake: asyncio.Future | None = None
         self.session: Session | None = None
-        self.closed = False
+        self.closed = self.ending = False
         self.timer: asyncio.TimerHandle | None = None
 
     def opened(self) -> None:
-        if not self.server.admit(self):
-            self.write(f"The machine room is full: {self.limits.players} "
-                       f"players are on line. Try again later.\n")
-            self.shut()
+        if self.ticket is None:
+            self.ticket = self.server.waiting.arrive(self.host, self.pushed)
+        if self.ticket is None or self.server.stopping:
+            self.write("Too many are logging in, from your address or in "
+                       "all. Try again in a minute.\n")
+            self.lost_place()
             return
+        self.server.connections.add(self)
         self.write(self.server.greeting())
         self.timer = self.server.loop.call_later(
             self.limits.name_wait, self.kick, "NO NAME GIVEN")
-        if is_name(self.login):
-            self.named(self.login.encode())
-        else:
-            self.write(NAME_PROMPT)
+        self.task = asyncio.create_task(self.log_in())
+
+    def pushed(self) -> None:
+        """Dropped from the waiting room to make room for a newcomer."""
+        self.ticket = None
+        self.kick("TOO MANY WAITING TO LOG IN")
+
+    def lost_place(self) -> None:
+        self.server.waiting.leave(self.ticket)
+        self.ticket = None
+        self.shut()
 
     def pays(self, data: bytes) -> bool:
         """Charge `data` to the allowance; False (and disconnected) if it
@@ -98,20 +184,39 @@ class Connection:
         if self.closed or not self.budget.spend(cost):
             self.kick("TOO MUCH INPUT")
             return False
+        self.server.waiting.heard(self.ticket)
+        return True
+
+    def answers(self, reply: bytes) -> bool:
+        """May the wire send its protocol's own `reply`? It is paid for as
+        input is, and must fit in what may wait unsent."""
+        if not self.pays(reply):
+            return False
+        if self.waiting() + len(reply) > self.limits.output:
+            self.kick("THE LINE IS NOT READING")
+            return False
         return True
 
     def take(self, data: bytes) -> None:
-        """Text from the player, cut into lines for the name or the room."""
+        """Text from the player, cut into lines for the login or the room."""
         for line in self.lines.feed(data):
             if self.closed:
                 return
-            if self.session is None:
-                self.named(line)
-            elif len(self.session.tty.lines) >= self.limits.pending:
+            line = typed(line)
+            held = self.heard if self.session is None else self.session.tty.lines
+            if len(held) >= self.limits.pending:
                 self.kick("TOO MANY LINES AHEAD OF THE ROOM")
+            elif self.session is None:
+                self.heard.append(line)
+                self.rouse()
             else:
-                self.session.tty.hear(Signal.INTERRUPT if b"\x03" in line
-                                      else line)
+                self.session.tty.hear(as_heard(line))
+
+
+    def rouse(self) -> None:
+        """Wake the login, if it waits for a line."""
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
 
     def interrupted(self) -> None:
         """Ctrl-C, however the protocol said it."""
@@ -120,36 +225,150 @@ class Connection:
 
     def ended(self) -> None:
         """The player will send no more: the room ends after what was sent."""
+        self.ending = True
         if self.session is None:
-            self.shut()
+            self.rouse()
         else:
             self.session.tty.hear(Signal.HANG_UP)
 
     def lost(self) -> None:
         """The line has gone: the session, if any, is told."""
-        self.closed = True
+        self.closed = self.ending = True
         if self.timer is not None:
             self.timer.cancel()
         if self.session is not None:
             self.session.tty.hear(Signal.HANG_UP)
+        self.rouse()
         self.server.forget(self)
 
-    def named(self, line: bytes) -> None:
-        name = clean(line)
-        if not name:
-            self.write(NAME_PROMPT)
-        elif not is_name(name):
-            self.write("A NAME is 1 to 16 letters, digits, - and _. "
-                       "Try again.\n" + NAME_PROMPT)
-        else:
-            session = Session(self.server, self, name.lower())
-            if not self.server.enter(session):
-                self.write(f"{session.name} is on line already. Choose another "
-                           f"NAME.\n" + NAME_PROMPT)
-                return
-            self.timer.cancel()
-            self.session = session
-            session.start()
+    def complete(self, text: str) -> str:
+        """Tab, after `text`: finished from what the room is asking."""
+        if self.session is None:
+            return text
+        return self.session.tty.complete(text)
+
+    async def hear(self, prompt: str, hidden: bool = False) -> str:
+        """The player's next line, after `prompt`; EOFError if none comes."""
+        self.send(prompt)
+        if hidden:
+            self.echo(True)
+        try:
+            while not self.heard:
+                if self.ending:
+                    raise EOFError
+                self.wake = self.server.loop.create_future()
+                await self.wake
+            line = self.heard.popleft()
+        finally:
+            if hidden and not self.closed:
+                self.echo(False)
+        if b"\x03" in line or line.strip() == b"\x04":
+            raise EOFError
+        return clean(line)
+
+    async def identify(self) -> tuple[str, str, int]:
+        """The name, how it came in ("proven", "claimed", "guest") and the
+        wrong passwords tried at it since its owner last came in."""
+        if self.proven:
+            return self.proven.lower(), "proven", 0
+        login = self.login
+        if login and not is_name(login):
+            self.send(f"Your SSH user name {quoted(login)} will not do as a "
+                      f"NAME. {NAME_RULE}\n")
+            login = ""
+        while True:
+            name, login = (login or await self.hear(NAME_PROMPT)).lower(), ""
+            if not is_name(name):
+                if name:
+                    self.send(f"{NAME_RULE} Try again.\n")
+                continue
+            if await self.server.store.run(account, name) is not None:
+                return name, "proven", await self.prove(name)
+            if name in self.server.players:
+                self.send(f"{name} is on line already. Choose another NAME.\n")
+                continue
+            how = await self.claim(name)
+            if how:
+                return name, how, 0
+
+    async def prove(self, name: str) -> int:
+        """Ask for `name`'s password until it is given; how many wrong ones
+        were tried since its owner last came in."""
+        for _ in range(self.limits.tries):
+            password = await self.hear(PASSWORD_PROMPT, hidden=True)
+            proved, missed = await self.server.check(name, password=password,
+                                                     peer=self.peer)
+            if proved:
+                return missed
+            self.send(f"That is not {name}'s password.\n")
+        self.kick(f"{self.limits.tries} WRONG PASSWORDS")
+        raise EOFError
+
+    async def claim(self, name: str) -> str:
+        """Claim `name`, or play it as a guest: "claimed", "guest", or ""
+        to ask for a name again."""
+        self.send(f"{name} is a new name. Give it a PASSWORD to keep it as "
+                  f"yours ({SHORTEST} to {LONGEST} characters), or just press "
+                  f"RETURN to play as a guest, who keeps nothing.\n")
+        for _ in range(self.limits.tries):
+            password = await self.hear(PASSWORD_PROMPT, hidden=True)
+            if not password:
+                self.send(f"You play as {name}, a guest: nothing of yours is "
+                          f"kept.\n")
+                return "guest"
+            trouble = password_trouble(password)
+            if trouble is None and await self.hear(
+                    "THE SAME AGAIN? ", hidden=True) != password:
+                trouble = "The two were not the same."
+            if trouble is not None:
+                self.send(trouble + "\n")
+                continue
+            digest = await self.server.loop.run_in_executor(None, hashed,
+                                                            password)
+            if await self.server.store.run(claim, name, digest):
+                self.server.log(f"{name} claimed ({self.peer})")
+                self.send(f"{name} is yours. Next time, give the same NAME and "
+                          f"PASSWORD.\n")
+                return "claimed"
+            self.send(f"{name} was claimed a moment ago by someone else.\n")
+            return ""
+        self.send("No password was set.\n")
+        return ""
+
+    async def log_in(self) -> None:
+        """The login, then the session; a line that ends before is closed."""
+        try:
+            name, how, missed = await self.identify()
+            holder = self.server.players.get(name)
+            if holder is not None:
+                if how == "guest":
+                    self.send(f"{name} is on line already.\n")
+                    raise EOFError
+                await self.server.take_over(holder, self.peer)
+            elif len(self.server.players) >= self.limits.players:
+                self.write(f"The machine room is full: {self.limits.players} "
+                           f"players are on line. Try again later.\n")
+                raise EOFError
+        except EOFError:
+            self.lost_place()
+            return
+        self.seat(Session(self.server, self, name, guest=how == "guest",
+                          operator=how != "guest" and name == self.server.operator,
+                          missed=missed))
+
+    def seat(self, session: Session) -> None:
+        """Out of the waiting room and into the machine room."""
+        if self.closed or not self.server.enter(session):
+            self.lost_place()
+            return
+        self.timer.cancel()
+        self.server.waiting.leave(self.ticket)
+        self.ticket, self.session = None, session
+        while self.heard:  # typed ahead of the room
+            session.tty.hear(as_heard(self.heard.popleft()))
+        if self.ending:
+            session.tty.hear(Signal.HANG_UP)
+        session.start()
 
     def send(self, text: str) -> None:
         """Hand `text` to the player's line."""
@@ -159,6 +378,17 @@ class Connection:
             self.kick("THE LINE IS NOT READING")
             return
         self.write(text)
+
+    async def drained(self, patience: float = 60.0) -> None:
+        """Wait until what waits to be sent is small again (or the line is cut
+        for not reading)."""
+        deadline = self.server.loop.time() + patience
+        while not self.closed and self.waiting() > self.limits.output // 4:
+            if self.server.loop.time() > deadline:
+                self.kick("THE LINE IS NOT READING")
+                return
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0)  # the other players' turn
 
     def kick(self, why: str) -> None:
         """Disconnect the player, saying why."""
@@ -177,25 +407,40 @@ class Connection:
 class Session:
     """A named player's room, as a task on the server's event loop."""
 
-    def __init__(self, server: Server, connection: Connection, name: str):
+    def __init__(self, server: Server, connection: Connection, name: str,
+                 *, guest: bool = False, operator: bool = False,
+                 missed: int = 0):
         self.server, self.connection, self.name = server, connection, name
-        self.tty = LineTeletype(connection.send, idle=server.limits.idle)
+        self.guest, self.operator, self.missed = guest, operator, missed
+        self.tty = LineTeletype(connection.send, idle=server.limits.idle,
+                                roll_lines=server.limits.roll)
         self.since = time.monotonic()
         self.room: Room | None = None
         self.task: asyncio.Task | None = None
 
     def start(self) -> None:
-        self.server.log(f"{self.name} on line ({self.connection.peer})")
+        self.server.log(f"{self.name}{' (guest)' if self.guest else ''} on "
+                        f"line ({self.connection.peer})")
         self.task = asyncio.create_task(self.run(), name=f"retro {self.name}")
 
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
+    def store(self) -> Store:
+        if self.guest:
+            return Store.memory(player=self.name)
         store = self.server.store.as_player(self.name)
+        loop = asyncio.get_running_loop()
         store.notice = lambda text: loop.call_soon_threadsafe(self.tty.say,
                                                               text)
+        return store
+
+    async def run(self) -> None:
         try:
-            self.room = Room(self.tty, store,
-                             verbs=served_verbs(self, self.tty))
+            if self.missed:
+                self.tty.say(f"*** {plural(self.missed, 'wrong password')} "
+                             f"tried at your NAME since you last came in. ***")
+            self.room = Room(self.tty, self.store(),
+                             verbs=served_verbs(self, self.tty),
+                             operator=self.operator,
+                             announce=self.server.announce)
             await self.room.run()
         except KeyboardInterrupt:  # never out of the task: asyncio would
             pass                   # take it for the whole server's
@@ -219,7 +464,7 @@ BAUDS = (0, 50, 75, 110, 134, 150, 300, 600, 1200, 2400, 4800, 9600)
 
 
 def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
-    """WHO, BAUD and the served room's TEAR, for one session's room."""
+    """WHO, BAUD, TEAR and KEYS, for one session's room."""
     def who(said: Meaning) -> None:
         tty.draw("\n".join(who_is_on(session.server.on_line(), session)))
     return (Verb("who", "WHO", "who is on line, and what each is doing",
@@ -228,7 +473,9 @@ def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
                  "Model 33, BAUD 0 prints at once",
                  lambda said: tty.say(set_baud(tty, said.rest))),
             Verb("tear", "TEAR", "tear off the paper: it is printed back "
-                 "to you", lambda said: tear_back(tty)))
+                 "to you", lambda said: tear_back(session, tty)),
+            Verb("keys", "KEYS [ADD|FORGET N]", "the SSH keys that log "
+                 "you in", lambda said: keys(session, tty, said)))
 
 
 def who_is_on(players: list[Session], me: Session) -> list[str]:
@@ -236,10 +483,12 @@ def who_is_on(players: list[Session], me: Session) -> list[str]:
     now = time.monotonic()
     lines = [f"{plural(len(players), 'player')} on line:"]
     for player in players:
-        name = player.name + (" (you)" if player is me else "")
+        name = player.name + (" (you)" if player is me else
+                              " (guest)" if player.guest else "")
         minutes = int(now - player.since) // 60
+        where = f"  {player.connection.peer}" if me.operator else ""
         lines.append(f"  {name:<22}{player.doing():<32}"
-                     f"{minutes // 60}:{minutes % 60:02d}")
+                     f"{minutes // 60}:{minutes % 60:02d}{where}")
     return lines
 
 
@@ -256,29 +505,66 @@ def set_baud(tty: LineTeletype, rest: tuple[str, ...]) -> str:
     return f"Your paper prints at {tty.pace.baud} baud."
 
 
-def tear_back(tty: LineTeletype) -> None:
+PAGE = 100  # lines of the roll sent at once
+
+
+async def tear_back(session: Session, tty: LineTeletype) -> None:
     """The served room's TEAR: the roll printed back, and a fresh one."""
-    paper = tty.paper()
+    lines, fell_off = tty.paper().rstrip("\n").split("\n"), tty.fell_off
+    tty.fresh_roll()
     tty.say("--- the paper roll, torn off ---")
-    tty.say(paper.rstrip("\n"))
+    if fell_off:
+        tty.say(f"(The roll keeps its last {session.server.limits.roll:,} "
+                f"lines; {plural(fell_off, 'line')} before them fell off.)")
+    for start in range(0, len(lines), PAGE):
+        tty.draw("\n".join(lines[start:start + PAGE]))
+        tty.flush()
+        await session.connection.drained()
     tty.say("--- the end of the roll: it is yours to keep ---")
-    tty.roll.clear()
+    tty.fresh_roll()
+
+
+async def keys(session: Session, tty: LineTeletype, said: Meaning) -> None:
+    """KEYS, KEYS ADD [KEY], KEYS FORGET N."""
+    store, name = session.server.store, session.name
+    rest = said.raw.split()  # as typed: a key's case matters
+    if session.guest:
+        tty.say("A guest has no keys: claim a NAME of your own first.")
+    elif not rest:
+        held = await store.run(account, name)
+        tty.draw("\n".join(key_list(held)))
+    elif rest[0].lower() == "add":
+        key = (public_key(" ".join(rest[1:])) if rest[1:]
+               else session.connection.offered or None)
+        tty.say(await store.run(add_key, name, key) if key else
+                "That is not a public key's line (ssh-ed25519 AAAA...)."
+                if rest[1:] else "Your client offered no key: give the key's "
+                "line after KEYS ADD.")
+    elif rest[0].lower() == "forget" and len(rest) == 2 \
+            and number_in(rest[1]) is not None:
+        tty.say(await store.run(forget_key, name, number_in(rest[1])))
+    else:
+        tty.say("KEYS lists your keys; KEYS ADD registers one; KEYS FORGET "
+                "N forgets one.")
 
 
 class Server:
-    """The players on line, the limits, and going down."""
+    """The players on line, the doors, the limits, and going down."""
 
     def __init__(self, path: Path, limits: Limits = Limits(),
-                 log: Callable[[str], object] | None = None):
-        self.path, self.limits = path, limits
+                 log: Callable[[str], object] | None = None,
+                 operator: str | None = None):
+        self.path, self.limits, self.operator = path, limits, operator
         self.log = log or (lambda message: print(
             f"retro serve: {message}", file=sys.stderr, flush=True))
         self.loop = asyncio.get_running_loop()
         self.loop.set_default_executor(ThreadPoolExecutor(2))
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="retro store")
         self.store = Store.open(path, warn=self.log, worker=self.worker)
+        self.waiting = Waiting(limits)
         self.connections: set[Connection] = set()
         self.players: dict[str, Session] = {}
+        self.trying: dict[str, list] = {}  # a lock and its users, by name
         self.stopping = False
         self.empty = asyncio.Event()
 
@@ -286,26 +572,22 @@ class Server:
         """A new line for a wire: what the wires call for each connection."""
         return Connection(self, **wire)
 
-    def admit(self, connection: Connection) -> bool:
-        """Give a new connection a place, if there is one."""
-        if self.stopping or len(self.connections) >= self.limits.players:
-            return False
-        self.connections.add(connection)
-        return True
-
     def forget(self, connection: Connection) -> None:
         self.connections.discard(connection)
+        self.waiting.leave(connection.ticket)
+        connection.ticket = None
 
     def enter(self, session: Session) -> bool:
         """Put a named player on line; False if the name is on line already."""
-        if session.name in self.players:
+        if session.name in self.players or self.stopping:
             return False
         self.players[session.name] = session
         return True
 
     def gone(self, session: Session) -> None:
         """A session's task has ended: its name is free again."""
-        self.players.pop(session.name, None)
+        if self.players.get(session.name) is session:
+            del self.players[session.name]
         self.log(f"{session.name} off line")
         if not self.players and self.stopping:
             self.empty.set()
@@ -315,7 +597,74 @@ class Server:
 
     def greeting(self) -> str:
         return (f"RETRO TIME-SHARING SYSTEM: the machine room is open, "
-                f"{plural(len(self.connections), 'player')} on line.\n")
+                f"{plural(len(self.players), 'player')} on line.\n")
+
+    def announce(self, text: str) -> None:
+        """Tell everyone on line (a shared command's report), and the log."""
+        self.log(text)
+        for session in self.on_line():
+            session.tty.say(f"*** {text} ***")
+            session.tty.flush()
+
+    async def take_over(self, holder: Session, peer: str) -> None:
+        """Close `holder`'s line for its owner, who has proved the name from
+        `peer`, and wait for its session to end."""
+        self.log(f"{holder.name} taken over from {peer}")
+        holder.connection.kick(f"{holder.name.upper()} HAS LOGGED IN FROM "
+                               f"ANOTHER LINE")
+        holder.tty.hear(Signal.HANG_UP)
+        if holder.task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(holder.task), 5.0)
+            except asyncio.TimeoutError:
+                holder.task.cancel()
+                await asyncio.gather(holder.task, return_exceptions=True)
+
+    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None:
+        return None if self.stopping else self.waiting.arrive(host, drop)
+
+    def heard(self, ticket: Ticket | None) -> None:
+        self.waiting.heard(ticket)
+
+    def leave(self, ticket: Ticket | None) -> None:
+        self.waiting.leave(ticket)
+
+    async def needs_proof(self, name: str) -> bool:
+        return is_name(name) and await self.store.run(account, name.lower()) \
+            is not None
+
+    async def proves(self, name: str, *, password: str | None = None,
+                     key: str | None = None, peer: str = "") -> bool:
+        return (await self.check(name, password=password, key=key,
+                                 peer=peer))[0]
+
+    async def check(self, name: str, *, password: str | None = None,
+                    key: str | None = None, peer: str = "") -> tuple[bool, int]:
+        """Whether the password or key proves `name`, and how many wrong
+        passwords have been tried at it (since its owner last came in)."""
+        name = name.lower()
+        if not is_name(name):
+            return False, 0
+        lock = self.trying.setdefault(name, [asyncio.Lock(), 0])
+        lock[1] += 1
+        try:
+            async with lock[0]:
+                held = await self.store.run(account, name)
+                if held is None or (key is not None and key not in held.keys):
+                    return False, 0
+                proved = key is not None or (
+                    len(password or "") <= LONGEST and await self.loop.
+                    run_in_executor(None, matches, password or "", held.password))
+                missed = await self.store.run(tried, name, proved)
+                if not proved:
+                    self.log(f"wrong password for {name} from {peer} "
+                             f"({missed} since its owner last came in)")
+                    await asyncio.sleep(self.limits.pause)
+                return proved, missed
+        finally:
+            lock[1] -= 1
+            if not lock[1]:
+                del self.trying[name]
 
     GOING_DOWN = "\n*** THE SYSTEM IS GOING DOWN. ***\n"
 
@@ -340,30 +689,34 @@ class Server:
         self.store.close()
 
 
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 async def serve(path: Path, limits: Limits, host: str, telnet: int,
-                ssh: int | None) -> int:
-    """Serve the room until Ctrl-C or SIGTERM; the exit status."""
-    server = Server(path, limits)
+                ssh: int | None, operator: str | None = None) -> int:
+    """Serve the room until Ctrl-C, SIGTERM or SIGHUP; the exit status."""
+    server = Server(path, limits, operator=operator)
     try:
         listeners = [("telnet", await open_telnet(server.connect, host,
                                                   telnet))]
         if ssh is not None:
             listeners.append(("ssh", await open_ssh(
-                server.connect, host, ssh, keys=path.parent,
-                login_timeout=limits.name_wait)))
-    except OSError as error:
-        server.log(f"cannot listen on {host}: "
-                   f"{error.strerror or error}")
+                server.connect, host, ssh, keys=path.parent, doors=server,
+                grace=limits.name_wait, tries=limits.tries)))
+    except (OSError, KeyTrouble) as error:
+        server.log(f"cannot listen on {host}: {error.strerror or error}"
+                   if isinstance(error, OSError) else str(error))
+        await server.go_down()
         return 1
     for protocol, listener in listeners:
         port = listener.sockets[0].getsockname()[1]
         print(f"retro serve: {protocol} on {host} port {port}", flush=True)
     stop = asyncio.Event()
-    for number in (signal.SIGINT, signal.SIGTERM):
+    for number in STOPPING:
         try:
             server.loop.add_signal_handler(number, stop.set)
-        except (NotImplementedError, RuntimeError):  # not on this system
-            pass
+        except (NotImplementedError, RuntimeError, AttributeError):
+            pass  # not on this system
     await stop.wait()
     for _, listener in listeners:
         listener.close()
@@ -375,42 +728,116 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "serve", help="open the machine room to many players, over telnet "
         "and SSH", description="Serve the machine room to many players at "
-        "once, over telnet (and SSH if asked), until Ctrl-C or SIGTERM.")
+        "once, over telnet (and SSH if asked), until Ctrl-C, SIGTERM or "
+        "SIGHUP. Each player claims a NAME with a password, or plays as a "
+        "guest.")
     port = whole_number(0, 65535)
     parser.add_argument("--telnet", type=port, default=6400, metavar="PORT",
                         help="the telnet port (default 6400; 0: any free)")
     parser.add_argument("--ssh", type=port, metavar="PORT",
                         help="serve SSH too, on PORT (needs asyncssh)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--host", default="127.0.0.1", type=address,
+                        help="the address to listen on (default 127.0.0.1;"
+                        " 0.0.0.0 for every address)")
+    parser.add_argument("--operator", metavar="NAME", type=operator_name,
+                        help="the player who may RESET HER and see where "
+                        "players come from (asked for a password here if "
+                        "NAME is not claimed yet)")
     parser.add_argument("--max-players", type=whole_number(1, 10000),
                         default=Limits.players, metavar="N",
-                        help=f"players at once (default {Limits.players})")
+                        help=f"players logged in at once (default "
+                        f"{Limits.players})")
     parser.add_argument("--idle", type=whole_number(1), metavar="SECONDS",
                         default=int(Limits.idle),
                         help="seconds a named player may be silent "
                         f"(default {int(Limits.idle)})")
     parser.add_argument("--name-wait", type=whole_number(1), metavar="SECONDS",
                         default=int(Limits.name_wait),
-                        help="seconds to give a name "
+                        help="seconds to log in "
                         f"(default {int(Limits.name_wait)})")
     parser.set_defaults(func=serve_command)
+
+
+def address(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty address would mean every address; say 0.0.0.0 (or ::)"
+            " if that is meant")
+    return text.strip()
+
+
+def operator_name(text: str) -> str:
+    if not is_name(text):
+        raise argparse.ArgumentTypeError(NAME_RULE)
+    return text.lower()
+
+
+SPARE_FILES = 64  # the store, its log, the listeners, the loop, and room
+
+
+def room_for_files(players: int, limits: Limits) -> str | None:
+    """Make room for `players` in the open-file limit; what is wrong if
+    there is none."""
+    try:
+        import resource
+    except ImportError:  # not on this system: nothing to check
+        return None
+    wanted = players + limits.waiting + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return None
+    if hard == resource.RLIM_INFINITY or hard >= wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return None
+    fits = max(0, hard - limits.waiting - SPARE_FILES)
+    return (f"--max-players {players} needs {wanted} open files, and this "
+            f"process may have {hard} (ulimit -n); --max-players {fits} fits")
+
+
+SERVED = "served.sqlite3"  # the served room's store, apart from the console's
 
 
 def serve_command(args) -> int:
     if args.ssh is not None and importlib.util.find_spec("asyncssh") is None:
         raise UsageError(SSH_MISSING)
-    if not loopback(args.host):
-        print(f"retro serve: warning: {args.host} is not the loopback "
-              f"address; anyone who can reach it can play, without a "
-              f"password", file=sys.stderr)
-    path = data_dir() / FILENAME
-    for game in GAMES:
-        install(game)
     limits = Limits(players=args.max_players, idle=float(args.idle),
                     name_wait=float(args.name_wait))
+    trouble = room_for_files(args.max_players, limits)
+    if trouble is not None:
+        raise UsageError(trouble)
+    if not loopback(args.host):
+        print(f"retro serve: {args.host} is not the loopback address: "
+              f"anyone who can reach it can connect, claim a name or play "
+              f"as a guest", file=sys.stderr)
+    path = data_dir() / SERVED
+    if args.operator is not None:
+        claim_operator(path, args.operator)
+    for game in GAMES:
+        install(game)
     return asyncio.run(serve(path, limits, args.host, args.telnet,
-                             args.ssh))
+                             args.ssh, args.operator))
+
+
+def claim_operator(path: Path, name: str) -> None:
+    """Claim the operator's name at this terminal, if nobody has."""
+    with Store.open(path) as store:
+        if account(store, name) is not None:
+            return
+        if not sys.stdin.isatty():
+            raise UsageError(f"the operator {name} has no password yet: "
+                             f"start retro serve --operator {name} at a "
+                             f"terminal once, to give it one")
+        while True:
+            password = getpass.getpass(f"A PASSWORD for {name}, the "
+                                       f"operator: ")
+            trouble = password_trouble(password)
+            if trouble is None and getpass.getpass("The same again: ") \
+                    != password:
+                trouble = "The two were not the same."
+            if trouble is None:
+                break
+            print(trouble, file=sys.stderr)
+        claim(store, name, hashed(password))
 
 
 def loopback(host: str) -> bool:

@@ -176,7 +176,8 @@ class Store:
 
     @classmethod
     def _connect(cls, path: Path, timeout: float, **options) -> Store:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _private(path)
         connection = sqlite3.connect(
             path, timeout=timeout, isolation_level=None,
             check_same_thread=options.get("worker") is None)
@@ -569,6 +570,21 @@ def _set_aside(path: Path) -> Path:
         if companion.exists():
             companion.rename(aside.with_name(aside.name + suffix))
     return aside
+
+
+def _private(path: Path) -> None:
+    """Make `path` (and its log and index) its owner's alone."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o600))
+    except IsADirectoryError:
+        return  # SQLite says what is wrong
+    for each in (path, path.with_name(path.name + "-wal"),
+                 path.with_name(path.name + "-shm")):
+        try:
+            if each.stat().st_mode & 0o077:
+                each.chmod(0o600)
+        except OSError:  # not there, or not ours: SQLite will say
+            pass
 
 
 def _warn(message: str) -> None:

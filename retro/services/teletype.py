@@ -197,7 +197,10 @@ class Teletype:
         self.pace = Pace(baud, clock=clock)
         self.sleep = sleep
         self.transcript = transcript
-        self.roll: list[str] = []
+        self.roll: deque[str] = deque()
+        self.roll_lines: int | None = None  # lines the roll keeps; None: all
+        self.rolled = 0  # lines on the roll now
+        self.fell_off = 0  # lines that fell off its far end
         self.printing: deque[str] = deque()  # said, not yet struck
         self.interrupted = False  # Ctrl-C, not yet raised in the game
         self.pausing: asyncio.Future | None = None
@@ -302,12 +305,23 @@ class Teletype:
         except BaseException:
             path.unlink(missing_ok=True)
             raise
-        self.roll.clear()
+        self.fresh_roll()
         return path
+
+    def fresh_roll(self) -> None:
+        """Start the paper roll again, empty."""
+        self.roll.clear()
+        self.rolled = self.fell_off = 0
 
     def _keep(self, text: str) -> None:
         """Put `text` on the roll and into the transcript."""
         self.roll.append(text)
+        if self.roll_lines is not None:
+            self.rolled += text.count("\n")
+            while self.rolled > self.roll_lines and len(self.roll) > 1:
+                gone = self.roll.popleft().count("\n")
+                self.rolled -= gone
+                self.fell_off += gone
         if self.transcript is not None:
             self.transcript.write(text)
             self.transcript.flush()
@@ -368,19 +382,22 @@ class Signal(enum.Enum):
     INTERRUPT = "Ctrl-C"
     HANG_UP = "the line is gone"
     GOING_DOWN = "the system is going down"
+    END = "Ctrl-D"
 
 
 class LineTeletype(Teletype):
     """A teletype at the far end of a network line: lines in, `send` out."""
 
     def __init__(self, send: Callable[[str], object], *,
-                 idle: float | None = None, **options):
+                 idle: float | None = None, roll_lines: int | None = None,
+                 **options):
         super().__init__(**options)
-        self.send, self.idle = send, idle
+        self.send, self.idle, self.roll_lines = send, idle, roll_lines
         self.lines: deque[bytes | str | Signal] = deque()  # heard, not asked
         self.ended: Signal | None = None
         self.listening: asyncio.Future | None = None
         self.typed: list[str] = []  # printed, not yet sent
+        self.choices: Choices = ()  # what the question being asked offers
 
     def hear(self, line: bytes | str | Signal) -> None:
         """A line (or a signal) from the connection, in the order typed."""
@@ -396,6 +413,17 @@ class LineTeletype(Teletype):
         if self.listening is not None:
             settle(self.listening)
 
+    def complete(self, text: str) -> str:
+        """`text` with its last word finished from the question's choices
+        (as far as they agree), for a client that sends Tab."""
+        found = completions(self.choices, text)
+        if not found:
+            return text
+        typing = "" if not text or text[-1].isspace() else text.split()[-1]
+        whole = os.path.commonprefix(found)
+        end = " " if len(found) == 1 else ""
+        return text[:len(text) - len(typing)] + whole + end
+
     async def ask(self, prompt: str, choices: Choices = (),
                   history: str = "game") -> str:
         """Print `prompt`, wait for the next line, return it cleaned."""
@@ -407,7 +435,11 @@ class LineTeletype(Teletype):
         self._type(self._fold(str(prompt)) + self.carriage.flush())
         await self.drain()
         self.flush()
-        line = await self._next_line()
+        self.choices = choices
+        try:
+            line = await self._next_line()
+        finally:
+            self.choices = ()
         if isinstance(line, (str, bytes)):
             answer = clean(line)
             self._keep(self._fold(answer + "\n"))  # their terminal showed it
@@ -621,18 +653,25 @@ def completer(choices: Choices):
 
     class Offer(Completer):
         def get_completions(self, document, complete_event):
-            menu = choices() if callable(choices) else choices
             before = document.text_before_cursor
             words = before.split()
-            typing = "" if not words or before[-1].isspace() else words.pop()
-            offered = (menu.get(" ".join(words).lower(), ())
-                       if isinstance(menu, Mapping) else menu)
-            for choice in offered:
-                if choice.lower().startswith(typing.lower()):
-                    yield Completion(in_the_case_of(typing or before, choice),
-                                     start_position=-len(typing))
+            typing = "" if not words or before[-1].isspace() else words[-1]
+            for choice in completions(choices, before):
+                yield Completion(choice, start_position=-len(typing))
 
     return Offer()
+
+
+def completions(choices: Choices, before: str) -> list[str]:
+    """The choices that finish the word at the end of `before`, each in
+    the case it was typed in."""
+    menu = choices() if callable(choices) else choices
+    words = before.split()
+    typing = "" if not words or before[-1].isspace() else words.pop()
+    offered = (menu.get(" ".join(words).lower(), ())
+               if isinstance(menu, Mapping) else menu)
+    return [in_the_case_of(typing or before, choice) for choice in offered
+            if choice.lower().startswith(typing.lower())]
 
 
 def in_the_case_of(typed: str, choice: str) -> str:

@@ -5,6 +5,8 @@ Tangled from literate/wire.md, which explains it.
 """
 from __future__ import annotations
 
+import re
+import socket
 from collections.abc import Callable
 from typing import Protocol
 
@@ -15,12 +17,27 @@ class Line(Protocol):
     def opened(self) -> None: ...
     def pays(self, data: bytes) -> bool: ...
     def take(self, text: bytes) -> None: ...
+    def answers(self, reply: bytes) -> bool: ...
     def interrupted(self) -> None: ...
     def ended(self) -> None: ...
     def lost(self) -> None: ...
+    def complete(self, text: str) -> str: ...
 
 
-Connect = Callable[..., Line]  # write=, close=, waiting=, peer=, login=
+# write=, close=, waiting=, echo=, host=, peer=; for SSH also
+# login=, proven=, offered=, ticket=
+Connect = Callable[..., Line]
+
+
+class Doors(Protocol):
+    """What a listener asks the served room before a line exists."""
+
+    def arrive(self, host: str, drop: Callable[[], object]) -> object: ...
+    def heard(self, ticket: object) -> None: ...
+    def leave(self, ticket: object) -> None: ...
+    async def needs_proof(self, name: str) -> bool: ...
+    async def proves(self, name: str, *, password: str | None = None,
+                     key: str | None = None, peer: str = "") -> bool: ...
 
 
 class Lines:
@@ -42,3 +59,39 @@ class Lines:
         *lines, rest = (self.partial + data).split(b"\n")
         self.partial = rest[:self.longest]
         return [line[:self.longest] for line in lines]
+
+
+ESCAPE = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|O.|[@-_])?")
+CONTROL = re.compile(rb"[\x00-\x02\x05-\x07\x0a-\x1f]")
+
+
+def typed(line: bytes) -> bytes:
+    """`line` as a terminal showed it: erasures made, escape sequences and
+    control characters gone but Ctrl-C and Ctrl-D, a tab a space."""
+    line = CONTROL.sub(b"", ESCAPE.sub(b"", line.replace(b"\t", b" ")))
+    if b"\x08" not in line and b"\x7f" not in line:
+        return line
+    kept = bytearray()
+    for byte in line:
+        if byte in (0x08, 0x7f):
+            while kept and 0x80 <= kept[-1] < 0xc0:  # a character's tail
+                kept.pop()
+            if kept:
+                kept.pop()
+        else:
+            kept.append(byte)
+    return bytes(kept)
+
+
+def keep_alive(sock) -> None:
+    """Ask the kernel to probe a silent connection, so that a player whose
+    machine has vanished does not hold a name: after a minute of silence,
+    every 15 seconds, given up after four unanswered probes."""
+    if sock is None:
+        return
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for option, value in (("TCP_KEEPIDLE", 60), ("TCP_KEEPINTVL", 15),
+                          ("TCP_KEEPCNT", 4)):
+        if hasattr(socket, option):
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option),
+                            value)

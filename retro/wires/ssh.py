@@ -9,21 +9,40 @@ import asyncio
 import os
 from pathlib import Path
 
-from retro.wires.lines import Connect, Line
+from retro.wires.lines import Connect, Doors, Line, keep_alive
 
 
 SSH_MISSING = "SSH needs asyncssh: pip install 'retro[ssh]'"
+
+
+class KeyTrouble(Exception):
+    """The host key cannot be used (the message says why, and what to do)."""
 
 
 def host_key(directory: Path, asyncssh):
     """The server's SSH host key: made on first use, its owner's alone."""
     path = directory / "ssh_host_key"
     try:
-        return asyncssh.read_private_key(path)
+        mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
-        pass
+        return new_host_key(path, asyncssh)
+    if mode & 0o077:
+        raise KeyTrouble(f"the SSH host key {path} may be read by others "
+                         f"(mode {mode:o}), so it is refused: chmod 600 it, "
+                         f"or remove it and a new one is made")
+    try:
+        return asyncssh.read_private_key(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() \
+            else type(error).__name__
+        raise KeyTrouble(f"the SSH host key {path} cannot be read "
+                         f"({reason}): remove it and a new one is made") \
+            from None
+
+
+def new_host_key(path: Path, asyncssh):
     key = asyncssh.generate_private_key("ssh-ed25519")
-    directory.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
         made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another server made it a moment ago
@@ -33,8 +52,23 @@ def host_key(directory: Path, asyncssh):
     return key
 
 
+def openssh(key) -> str:
+    """A public key as "type base64", its comment left off."""
+    return " ".join(key.export_public_key("openssh").decode().split()[:2])
+
+
+def public_key(text: str) -> str | None:
+    """The public key pasted as `text`, as "type base64"; None if not one."""
+    try:
+        import asyncssh
+
+        return openssh(asyncssh.import_public_key(text.strip()))
+    except Exception:  # ImportError, KeyImportError, ValueError, ...
+        return None
+
+
 async def open_ssh(connect: Connect, host: str, port: int, *,
-                   keys: Path, login_timeout: float):
+                   keys: Path, doors: Doors, grace: float, tries: int = 3):
     """Listen for SSH; the listener."""
     import asyncssh
 
@@ -42,23 +76,73 @@ async def open_ssh(connect: Connect, host: str, port: int, *,
         pass
 
     class Gate(asyncssh.SSHServer):
-        def begin_auth(self, username: str) -> bool:
-            return False  # no password: a name is all a player gives
+        def connection_made(self, conn) -> None:
+            self.conn, self.proven, self.offered, self.opened = conn, "", "", False
+            self.wrong = 0  # passwords
+            keep_alive(conn.get_extra_info("socket"))
+            self.host = str((conn.get_extra_info("peername") or ("?",))[0])
+            self.ticket = doors.arrive(self.host, conn.close)
+            loop = asyncio.get_running_loop()
+            if self.ticket is None:
+                loop.call_soon(conn.close)  # no room to wait in
+            self.timer = loop.call_later(grace, self.too_slow)
+
+        def too_slow(self) -> None:
+            if not self.opened:
+                self.conn.close()
+
+        def connection_lost(self, error: Exception | None) -> None:
+            self.timer.cancel()
+            if self.ticket is not None:  # not handed to a session
+                doors.leave(self.ticket)
+
+        async def begin_auth(self, username: str) -> bool:
+            return await doors.needs_proof(username)
+
+        def password_auth_supported(self) -> bool:
+            return True
+
+        def public_key_auth_supported(self) -> bool:
+            return True
+
+        async def validate_password(self, username: str, password: str) -> bool:
+            if await self.proved(username, password=password):
+                return True
+            self.wrong += 1
+            if self.wrong >= tries:
+                self.conn.close()
+            return False
+
+        async def validate_public_key(self, username: str, key) -> bool:
+            self.offered = openssh(key)
+            return await self.proved(username, key=self.offered)
+
+        async def proved(self, name: str, **proof) -> bool:
+            if not await doors.proves(name, peer=f"ssh {self.host}", **proof):
+                return False
+            self.proven = name
+            if self.ticket is not None:
+                doors.heard(self.ticket)
+            return True
 
         def session_requested(self):
-            return Session(connect)
+            if self.opened or self.ticket is None:
+                return False  # one session a connection
+            self.opened, ticket, self.ticket = True, self.ticket, None
+            return Session(connect, host=self.host, proven=self.proven,
+                           offered=self.offered, ticket=ticket)
 
     return await asyncssh.create_server(
         Gate, host, port, server_host_keys=[host_key(keys, asyncssh)],
         backlog=512, encoding="utf-8", errors="replace", line_editor=True,
-        login_timeout=login_timeout)
+        login_timeout=grace, keepalive_interval=60, keepalive_count_max=4)
 
 
 class SSHLine:
     """One SSH session: text in and out for its line."""
 
-    def __init__(self, connect: Connect):
-        self.connect = connect
+    def __init__(self, connect: Connect, **gate):
+        self.connect, self.gate = connect, gate
         self.line: Line | None = None
 
     def connection_made(self, channel) -> None:
@@ -68,18 +152,37 @@ class SSHLine:
         return True
 
     def session_started(self) -> None:
-        host, port, *_ = self.channel.get_extra_info("peername") or ("?", 0)
+        _, port, *_ = self.channel.get_extra_info("peername") or ("?", 0)
         self.line = self.connect(
-            write=self.channel.write, close=self.close,
+            write=self.channel.write, close=self.close, echo=self.echo,
             waiting=self.channel.get_write_buffer_size,
-            peer=f"ssh {host}:{port}",
-            login=self.channel.get_extra_info("username") or "")
+            peer=f"ssh {self.gate['host']}:{port}",
+            login=self.channel.get_extra_info("username") or "", **self.gate)
+        try:
+            self.channel.register_key("\t", self.tab)
+        except (AttributeError, RuntimeError):  # no terminal, no editor
+            pass
         self.line.opened()
+
+    def tab(self, text: str, position: int) -> tuple[str, int]:
+        if self.line is None:
+            return text, position
+        done = self.line.complete(text[:position])
+        return done + text[position:], len(done)
+
+    def echo(self, hidden: bool) -> None:
+        try:
+            self.channel.set_echo(not hidden)
+        except (AttributeError, RuntimeError):  # no terminal, no editor
+            pass
 
     def data_received(self, data: str, datatype) -> None:
         text = data.encode()
         if self.line is not None and self.line.pays(text):
             self.line.take(text)
+
+    def soft_eof_received(self) -> None:
+        self.data_received("\x04\n", None)  # Ctrl-D on an empty line
 
     def break_received(self, msec: int) -> bool:
         if self.line is not None:
@@ -96,5 +199,8 @@ class SSHLine:
             self.line.lost()
 
     def close(self) -> None:
-        self.channel.close()
+        try:
+            self.channel.exit(0)
+        except (OSError, RuntimeError):  # the channel is closing already
+            self.channel.close()
         asyncio.get_running_loop().call_later(5.0, self.channel.abort)

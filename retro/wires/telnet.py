@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from retro.wires.lines import Connect
+from retro.wires.lines import Connect, keep_alive
 
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 IP, AYT = 244, 246
+ECHO, TIMING_MARK = 1, 6
 REFUSAL = {WILL: DONT, DO: WONT}
+HERE = b"\r\n[retro: yes, the room is here]\r\n"
 
 
 class Telnet:
@@ -23,6 +25,25 @@ class Telnet:
         self.state = "text"
         self.verb = 0
         self.answered: set[tuple[int, int]] = set()
+        self.echoing = False  # the server's echo is on: a password is typed
+
+    def echo(self, hidden: bool) -> bytes:
+        """What to send to hide what the player types, or show it again."""
+        if hidden == self.echoing:
+            return b""
+        self.echoing = hidden
+        return bytes((IAC, WILL if hidden else WONT, ECHO))
+
+    def answer(self, verb: int, option: int) -> bytes:
+        """The reply to `verb option`: a refusal once, and the exceptions."""
+        if verb == DO and option == TIMING_MARK:
+            return bytes((IAC, WILL, TIMING_MARK))  # every time: see above
+        if option == ECHO and verb in (DO, DONT) and self.echoing:
+            return b""  # the client's answer to the server's offer
+        if verb in REFUSAL and (verb, option) not in self.answered:
+            self.answered.add((verb, option))
+            return bytes((IAC, REFUSAL[verb], option))
+        return b""
 
     def feed(self, data: bytes) -> tuple[bytes, bytes]:
         """The text in `data`, and what to send back to the client."""
@@ -46,12 +67,10 @@ class Telnet:
                 elif byte == IP:
                     text += b"\x03\n"
                 elif byte == AYT:
-                    reply += b"\r\n[retro: yes, the room is here]\r\n"
+                    reply += HERE
             elif self.state == "option":
                 self.state = "text"
-                if self.verb in REFUSAL and (self.verb, byte) not in self.answered:
-                    self.answered.add((self.verb, byte))
-                    reply += bytes((IAC, REFUSAL[self.verb], byte))
+                reply += self.answer(self.verb, byte)
             elif self.state == "sub":
                 self.state = "sub end" if byte == IAC else "sub"
             else:  # "sub end": after an IAC inside a subnegotiation
@@ -70,14 +89,23 @@ class TelnetLine(asyncio.Protocol):
         sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            keep_alive(sock)
         host, port, *_ = transport.get_extra_info("peername") or ("?", 0)
         self.line = self.connect(write=self.write, close=self.close,
                                  waiting=transport.get_write_buffer_size,
+                                 echo=self.echo, host=str(host),
                                  peer=f"telnet {host}:{port}")
         self.line.opened()
 
     def write(self, text: str) -> None:
         self.transport.write(text.replace("\n", "\r\n").encode())
+
+    def echo(self, hidden: bool) -> None:
+        """Hide what the player types (a password), or show it again; the
+        client echoed nothing meanwhile, not even the end of the line."""
+        offer = self.telnet.echo(hidden) + (b"" if hidden else b"\r\n")
+        if self.line.answers(offer):
+            self.transport.write(offer)
 
     def close(self) -> None:
         self.transport.close()
@@ -87,7 +115,7 @@ class TelnetLine(asyncio.Protocol):
         if not self.line.pays(data):
             return
         text, reply = self.telnet.feed(data)
-        if reply:
+        if reply and self.line.answers(reply):
             self.transport.write(reply)
         if text:
             self.line.take(text)

@@ -1,0 +1,136 @@
+"""A served room on the loopback, and telnet players for it: what the
+served room's tests share (tests/test_serve.py, tests/test_attacks.py)."""
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from pathlib import Path
+
+from retro.rooms.served import PASSWORD_PROMPT, Limits, Server
+from retro.services.store import FILENAME, Store
+from retro.wires.ssh import open_ssh
+from retro.wires.telnet import open_telnet
+
+WAIT = 10.0  # the longest any one answer may take, in seconds
+
+
+class Player:
+    """A telnet client on a real socket, reading until it sees something."""
+
+    def __init__(self, port: int, name: str | None = None,
+                 password: str | None = None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        self.seen = self.heard = b""  # not yet expected; everything
+        if name is not None:
+            self.log_in(name, f"{name.lower()} secret" if password is None
+                        else password)
+
+    def log_in(self, name: str, password: str = "") -> str:
+        """Give `name` and `password` (claiming the name if it is new; an
+        empty password is a guest's); what the login printed."""
+        self.expect("NAME")
+        self.say(name)
+        told = self.expect(PASSWORD_PROMPT)
+        self.say(password)
+        if password and "is a new name" in told:
+            told += self.expect("AGAIN? ")
+            self.say(password)
+        return told + self.expect("> ")
+
+    def say(self, line: str | bytes, end: bytes = b"\r\n") -> None:
+        self.sock.sendall((line.encode() if isinstance(line, str) else line)
+                          + end)
+
+    def expect(self, text: str, wait: float = WAIT) -> str:
+        """Everything up to and including `text`; fails after `wait`."""
+        wanted, deadline = text.encode(), time.monotonic() + wait
+        while wanted not in self.seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {text!r} in {self.seen[-400:]!r}"
+            self.sock.settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            assert data, f"closed before {text!r}: {self.seen[-400:]!r}"
+            self.seen += data
+            self.heard += data
+        before, _, self.seen = self.seen.partition(wanted)
+        return (before + wanted).decode("utf-8", "replace")
+
+    def ask(self, line: str, until: str = "> ") -> str:
+        self.say(line)
+        return self.expect(until)
+
+    def closed(self, wait: float = WAIT) -> str:
+        """All that arrives until the server closes the line."""
+        deadline = time.monotonic() + wait
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"still open: {self.seen[-400:]!r}"
+            self.sock.settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except (socket.timeout, ConnectionResetError):
+                if time.monotonic() < deadline:
+                    return self.seen.decode("utf-8", "replace")
+                continue
+            if not data:
+                return self.seen.decode("utf-8", "replace")
+            self.seen += data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class Running:
+    """A server in a thread of its own, with its own event loop."""
+
+    def __init__(self, home: Path, limits: Limits, ssh: bool = False,
+                 operator: str | None = None):
+        self.operator = operator
+        self.path, self.logs = home / FILENAME, []
+        home.mkdir(parents=True, exist_ok=True)
+        Store.open(self.path).close()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=asyncio.run,
+                                       args=(self.main(limits, ssh),),
+                                       daemon=True)
+        self.thread.start()
+        assert self.ready.wait(WAIT)
+
+    async def main(self, limits: Limits, ssh: bool) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.server = Server(self.path, limits, log=self.logs.append,
+                             operator=self.operator)
+        listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0)]
+        if ssh:
+            listeners.append(await open_ssh(
+                self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
+                doors=self.server, grace=limits.name_wait))
+        self.ports = [listener.sockets[0].getsockname()[1] for listener in listeners]
+        self.port = self.ports[0]
+        self.stop = asyncio.Event()
+        self.ready.set()
+        await self.stop.wait()
+        for listener in listeners:
+            listener.close()
+        await self.server.go_down(grace=3.0)
+
+    def store(self, player: str | None = None) -> Store:
+        return Store.open(self.path, player=player)
+
+    def until(self, condition, wait: float = WAIT) -> None:
+        """Wait until `condition()` holds on the server's own loop (it is
+        tried after every turn of the loop), or fail after `wait`."""
+        async def holds() -> None:
+            while not condition():
+                await asyncio.sleep(0)
+        asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(holds(), wait), self.loop).result(wait + 1)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(WAIT)

@@ -460,3 +460,19 @@ def test_a_password_is_kept_only_as_a_salted_hash():
     assert matches("correct horse", one) and not matches("correct horsE", one)
     assert not matches("x", "scrypt$1099511627776$8$1$00$00")  # too dear
     assert not matches("x", "not a hash")
+
+
+def test_more_players_than_open_files_is_one_line_saying_what_fits(tmp_path):
+    import resource
+
+    from retro.rooms.served import SPARE_FILES
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (150, 150))
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "serve", "--max-players", "500"],
+        cwd=ROOT, env=dict(os.environ, RETRO_HOME=str(tmp_path)),
+        capture_output=True, text=True, timeout=30, preexec_fn=few_files)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    fits = int(re.search(r"--max-players (\d+) fits", done.stderr).group(1))
+    assert fits + Limits().waiting + SPARE_FILES == 150

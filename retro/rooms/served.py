@@ -645,6 +645,8 @@ class Server:
         name = name.lower()
         if not is_name(name):
             return False, 0
+        if password is not None:  # as a line is read, whichever wire brings it
+            password = clean(password)
         lock = self.trying.setdefault(name, [asyncio.Lock(), 0])
         lock[1] += 1
         try:

@@ -15,15 +15,18 @@ function loadRuntime(panel, say) {
       }
       const root = new URL(panel.dataset.root, location.href);
       say(`Loading Python (${panel.dataset.size} the first time)...`);
+      const wheels = panel.dataset.wheels.split(" ").map(async (wheel) => {
+        const answer = await fetch(new URL(wheel, root));
+        if (!answer.ok) throw new Error(`${wheel}: ${answer.status}`);
+        return answer.arrayBuffer();
+      });
       const { loadPyodide } = await import(
         new URL("pyodide/pyodide.mjs", root).href);
       const python = await loadPyodide({
         indexURL: new URL("pyodide/", root).href });
       say("Unpacking Retro...");
-      for (const wheel of panel.dataset.wheels.split(" ")) {
-        const answer = await fetch(new URL(wheel, root));
-        if (!answer.ok) throw new Error(`${wheel}: ${answer.status}`);
-        python.unpackArchive(await answer.arrayBuffer(), "wheel");
+      for (const wheel of wheels) {
+        python.unpackArchive(await wheel, "wheel");
       }
       return python.pyimport("retro.rooms.page");
     })();

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import socket
 import stat
@@ -476,3 +477,35 @@ def test_more_players_than_open_files_is_one_line_saying_what_fits(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     fits = int(re.search(r"--max-players (\d+) fits", done.stderr).group(1))
     assert fits + Limits().waiting + SPARE_FILES == 150
+
+
+def test_openssh_in_a_real_terminal_asks_the_password_completes_and_exits_0(
+        served):
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("asyncssh", reason="SSH needs asyncssh")
+    client = shutil.which("ssh")
+    if client is None:
+        pytest.skip("no OpenSSH client (apt-get install openssh-client)")
+    server = served(ssh=True)
+    Player(server.port, "ada", "ada's own secret").close()
+    ssh = pexpect.spawn(
+        client, ["-p", str(server.ports[1]), "-o",
+                         "StrictHostKeyChecking=no", "-o",
+                         "UserKnownHostsFile=/dev/null", "-o",
+                         "PubkeyAuthentication=no", "-o", "LogLevel=ERROR",
+                         "ada@127.0.0.1"],
+        encoding="utf-8", timeout=WAIT, dimensions=(24, 80))
+    ssh.expect("[Pp]assword:")
+    ssh.sendline("ada's own secret")
+    ssh.expect("> ")
+    ssh.send("pla\t")
+    ssh.expect("play ")
+    ssh.send("\x15hexapawn\r")
+    ssh.expect("MOVE\\? ")
+    ssh.send("\x04")  # Ctrl-D on an empty line leaves the game
+    ssh.expect("GAME ABANDONED")
+    ssh.expect("> ")
+    ssh.sendline("quit")
+    ssh.expect(pexpect.EOF)
+    ssh.close()
+    assert ssh.exitstatus == 0

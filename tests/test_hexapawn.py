@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -872,3 +873,21 @@ def test_the_chapter_shows_the_limits_the_command_keeps(capsys):
     shown = " ".join(shown.split("```")[0].split())   # the page folds it
     said = refused(["solve", "--rows", "4", "--cols", "9"], capsys)
     assert said.count("\n") == 1 and " ".join(said.split()) == shown
+
+
+def test_the_chapters_runs_of_train_and_solve_are_what_the_commands_print(
+        tmp_path):
+    # every `$ retro hexapawn train|solve` run of the chapter's text blocks,
+    # line for line; the seconds a search took are the run's own
+    chapter = CHAPTER.read_text()
+    runs = re.findall(r"^\$ retro hexapawn ((?:train|solve) [^\n]*)\n"
+                      r"((?:[^$`\n][^\n]*\n)+)", chapter, re.MULTILINE)
+    runs = [run for run in runs if not run[1].startswith("retro:")]  # refusals
+    assert len(runs) == 4, [typed for typed, _ in runs]
+    seconds = re.compile(r", [\d.]+ s\)")
+    for typed, shown in runs:
+        done = cli(*typed.split(), home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        unfolded = shown.replace("\n  ", " ")  # lines folded to fit the page
+        assert seconds.sub(", s)", done.stdout) == \
+            seconds.sub(", s)", unfolded), typed

@@ -111,7 +111,8 @@ def test_a_game_that_changes_nothing_keeps_nothing():
     assert drawer.keeps == keeps
 
 
-@pytest.mark.parametrize("kept", ["not base64 at all!", "bm90IGEgZGF0YWJhc2U="])
+@pytest.mark.parametrize("kept", ["not base64 at all!",
+                                  "bm90IGEgZGF0YWJhc2U="])
 def test_a_damaged_shelf_is_said_and_a_fresh_store_started(kept, tmp_path):
     drawer = Drawer()
     drawer.kept["store"] = kept

@@ -155,7 +155,8 @@ def test_ctrl_c_abandons_the_game_and_the_arrows_bring_lines_back(reader):
     assert page.text_content(".retro-status") == "The game was left."
     press_play(page)  # the next game starts clean: no Ctrl-C left over
     page.wait_for_function(
-        "document.querySelector('.retro-seed').textContent.startsWith('Game 2')")
+        "document.querySelector('.retro-seed').textContent"
+        ".startsWith('Game 2')")
     page.fill(".retro-line", "h")
     page.press(".retro-line", "Enter")
     page.wait_for_function(

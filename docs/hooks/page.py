@@ -34,6 +34,12 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:12]
 
 
+def record_hash(data: bytes) -> str:
+    """A file's hash as a wheel's RECORD writes it."""
+    hashed = base64.urlsafe_b64encode(hashlib.sha256(data).digest())
+    return hashed.rstrip(b"=").decode("ascii")
+
+
 def wheel(name: str, version: str, modules: dict[str, bytes]) -> tuple[
         str, bytes]:
     """A wheel's file name and bytes: `modules` (path -> bytes) and its
@@ -45,9 +51,8 @@ def wheel(name: str, version: str, modules: dict[str, bytes]) -> tuple[
     entries[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: retro's "
                                 b"book\nRoot-Is-Purelib: true\n"
                                 b"Tag: py3-none-any\n")
-    record = [f"{path},sha256="
-              f"{base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
-              f"{len(data)}" for path, data in sorted(entries.items())]
+    record = [f"{path},sha256={record_hash(data)},{len(data)}"
+              for path, data in sorted(entries.items())]
     entries[f"{info}/RECORD"] = "\n".join(
         [*record, f"{info}/RECORD,,", ""]).encode()
     packed = io.BytesIO()

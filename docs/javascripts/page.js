@@ -84,7 +84,7 @@ function setUp(panel) {
       if (games > 1) show("\n");
       say("Playing: type a line and press Enter.");
       line.focus({ preventScroll: true });
-      playing = Promise.resolve(game.play(seed));  // awaited here and by forget
+      playing = Promise.resolve(game.play(seed));  // awaited by forget too
       const ending = await playing;
       say(ending === "over" ? "The game is over." : "The game was left.");
     } catch (trouble) {

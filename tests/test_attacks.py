@@ -177,6 +177,7 @@ def test_only_the_operator_resets_her_and_the_room_is_told(tmp_path):
         op.ask("y")
         told = bob.expect("***\r\n")
         assert "op RESET HER: SHE FORGOT WHAT SHE LEARNED IN 240 GAMES" in told
+        assert "OP LAST RESET HER" in bob.ask("look at her")
         assert "OP LAST RESET HER" in bob.ask("hexapawn", "MOVE? ")
         [reset] = running.store().get("hexapawn.resets")
         assert reset["by"] == "op" and reset["games"] == 240

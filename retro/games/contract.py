@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from retro.common import next_seed, whole_number
 
 
-class FrontEnd(namedtuple("FrontEnd", "play add_options commands",
-                          defaults=(None, ()))):
-    """A game's conversation, its options for `retro play`, its commands."""
+class FrontEnd(namedtuple("FrontEnd", "play add_options commands lately",
+                          defaults=(None, (), None))):
+    """A game's conversation, its options for `retro play`, its commands,
+    and what LOOK AT tells of what happened to it lately."""
 
     __slots__ = ()
 

@@ -409,4 +409,4 @@ def start_her_again(store, games: int) -> None:
 FRONT_END = FrontEnd(play, add_options=add_from_option, commands=(
     RoomCommand("RESET HER", "Give HER fresh matchboxes; she starts again.",
                 reset_her, shared=True),
-))
+), lately=lambda store: " ".join(last_reset(load_her(store).reset)))

@@ -465,6 +465,11 @@ class Room:
             seen.append(f"You have played it {plural(played.played, 'time')} "
                         f"and won {played.won}." if played else
                         "You have not played it yet.")
+            lately = self.front_ends[game].front_end
+            lately = lately.lately if lately is not None else None
+            told = await self.store.run(lately) if lately is not None else None
+            if told:
+                seen.append(told)
         except StoreError:
             pass
         seen.append(f"PLAY {number} sits you down at it.")

@@ -56,7 +56,7 @@ def register_penney(subparsers) -> None:
 
 
 def register_serve(subparsers) -> None:
-    from retro.rooms.served import register
+    from retro.rooms.serve import register
     register(subparsers)
 
 

@@ -23,7 +23,8 @@ import pytest
 from retro.games.hexapawn import HER_KEY, Lesson, keep, load_her
 from retro.engines.matchbox import Change, fresh, matchboxes, robot_json
 from retro.engines.hexapawn_rules import SECOND
-from retro.rooms.served import PASSWORD_PROMPT, SERVED, Limits
+from retro.rooms.serve import SERVED
+from retro.rooms.served import PASSWORD_PROMPT, Limits
 from retro.services.accounts import account, hashed, matches
 from retro.services.store import FILENAME, Store, console_player
 from retro.wires.telnet import AYT, DO, IAC, TIMING_MARK, WILL
@@ -467,7 +468,7 @@ def test_a_password_is_kept_only_as_a_salted_hash():
 def test_more_players_than_open_files_is_one_line_saying_what_fits(tmp_path):
     import resource
 
-    from retro.rooms.served import SPARE_FILES
+    from retro.rooms.serve import SPARE_FILES
 
     def few_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (150, 150))

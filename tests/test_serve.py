@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from retro.rooms.served import (NAME_PROMPT, PASSWORD_PROMPT, SERVED, Budget,
-                                Limits)
+from retro.rooms.serve import SERVED
+from retro.rooms.served import NAME_PROMPT, PASSWORD_PROMPT, Budget, Limits
 from retro.services.store import FILENAME, Store
 from retro.wires.lines import Lines
 from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,

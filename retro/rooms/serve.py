@@ -1,0 +1,183 @@
+# Tangled from literate/serve.md: edit the chapter, not this file, then run `retro tangle`.
+"""`retro serve`: the served room's listeners, run until told to stop.
+
+Tangled from literate/serve.md, which explains it.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import importlib.util
+import signal
+import sys
+from pathlib import Path
+
+from retro.common import UsageError, whole_number
+from retro.games.registry import GAMES
+from retro.rooms.room import install
+from retro.rooms.served import NAME_RULE, Limits, Server
+from retro.services.accounts import account, claim, hashed, password_trouble
+from retro.services.store import Store, data_dir, is_name
+from retro.wires.ssh import SSH_MISSING, KeyTrouble, open_ssh
+from retro.wires.telnet import open_telnet
+
+
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+async def serve(path: Path, limits: Limits, host: str, telnet: int,
+                ssh: int | None, operator: str | None = None) -> int:
+    """Serve the room until Ctrl-C, SIGTERM or SIGHUP; the exit status."""
+    server = Server(path, limits, operator=operator)
+    try:
+        listeners = [("telnet", await open_telnet(server.connect, host,
+                                                  telnet))]
+        if ssh is not None:
+            listeners.append(("ssh", await open_ssh(
+                server.connect, host, ssh, keys=path.parent, doors=server,
+                grace=limits.name_wait, tries=limits.tries)))
+    except (OSError, KeyTrouble) as error:
+        server.log(f"cannot listen on {host}: {error.strerror or error}"
+                   if isinstance(error, OSError) else str(error))
+        await server.go_down()
+        return 1
+    for protocol, listener in listeners:
+        port = listener.sockets[0].getsockname()[1]
+        print(f"retro serve: {protocol} on {host} port {port}", flush=True)
+    stop = asyncio.Event()
+    for number in STOPPING:
+        try:
+            server.loop.add_signal_handler(number, stop.set)
+        except (NotImplementedError, RuntimeError, AttributeError):
+            pass  # not on this system
+    await stop.wait()
+    for _, listener in listeners:
+        listener.close()
+    await server.go_down()
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="open the machine room to many players, over telnet "
+        "and SSH", description="Serve the machine room to many players at "
+        "once, over telnet (and SSH if asked), until Ctrl-C, SIGTERM or "
+        "SIGHUP. Each player claims a NAME with a password, or plays as a "
+        "guest.")
+    port = whole_number(0, 65535)
+    parser.add_argument("--telnet", type=port, default=6400, metavar="PORT",
+                        help="the telnet port (default 6400; 0: any free)")
+    parser.add_argument("--ssh", type=port, metavar="PORT",
+                        help="serve SSH too, on PORT (needs asyncssh)")
+    parser.add_argument("--host", default="127.0.0.1", type=address,
+                        help="the address to listen on (default 127.0.0.1;"
+                        " 0.0.0.0 for every address)")
+    parser.add_argument("--operator", metavar="NAME", type=operator_name,
+                        help="the player who may RESET HER and see where "
+                        "players come from (asked for a password here if "
+                        "NAME is not claimed yet)")
+    parser.add_argument("--max-players", type=whole_number(1, 10000),
+                        default=Limits.players, metavar="N",
+                        help=f"players logged in at once (default "
+                        f"{Limits.players})")
+    parser.add_argument("--idle", type=whole_number(1), metavar="SECONDS",
+                        default=int(Limits.idle),
+                        help="seconds a named player may be silent "
+                        f"(default {int(Limits.idle)})")
+    parser.add_argument("--name-wait", type=whole_number(1), metavar="SECONDS",
+                        default=int(Limits.name_wait),
+                        help="seconds to log in "
+                        f"(default {int(Limits.name_wait)})")
+    parser.set_defaults(func=serve_command)
+
+
+def address(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty address would mean every address; say 0.0.0.0 (or ::)"
+            " if that is meant")
+    return text.strip()
+
+
+def operator_name(text: str) -> str:
+    if not is_name(text):
+        raise argparse.ArgumentTypeError(NAME_RULE)
+    return text.lower()
+
+
+SPARE_FILES = 64  # the store, its log, the listeners, the loop, and room
+
+
+def room_for_files(players: int, limits: Limits) -> str | None:
+    """Make room for `players` in the open-file limit; what is wrong if
+    there is none."""
+    try:
+        import resource
+    except ImportError:  # not on this system: nothing to check
+        return None
+    wanted = players + limits.waiting + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return None
+    if hard == resource.RLIM_INFINITY or hard >= wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return None
+    fits = max(0, hard - limits.waiting - SPARE_FILES)
+    return (f"--max-players {players} needs {wanted} open files, and this "
+            f"process may have {hard} (ulimit -n); --max-players {fits} fits")
+
+
+SERVED = "served.sqlite3"  # the served room's store, apart from the console's
+
+
+def serve_command(args) -> int:
+    if args.ssh is not None and importlib.util.find_spec("asyncssh") is None:
+        raise UsageError(SSH_MISSING)
+    limits = Limits(players=args.max_players, idle=float(args.idle),
+                    name_wait=float(args.name_wait))
+    trouble = room_for_files(args.max_players, limits)
+    if trouble is not None:
+        raise UsageError(trouble)
+    if not loopback(args.host):
+        print(f"retro serve: {args.host} is not the loopback address: "
+              f"anyone who can reach it can connect, claim a name or play "
+              f"as a guest", file=sys.stderr)
+    path = data_dir() / SERVED
+    if args.operator is not None:
+        claim_operator(path, args.operator)
+    for game in GAMES:
+        install(game)
+    return asyncio.run(serve(path, limits, args.host, args.telnet,
+                             args.ssh, args.operator))
+
+
+def claim_operator(path: Path, name: str) -> None:
+    """Claim the operator's name at this terminal, if nobody has."""
+    with Store.open(path) as store:
+        if account(store, name) is not None:
+            return
+        if not sys.stdin.isatty():
+            raise UsageError(f"the operator {name} has no password yet: "
+                             f"start retro serve --operator {name} at a "
+                             f"terminal once, to give it one")
+        while True:
+            password = getpass.getpass(f"A PASSWORD for {name}, the "
+                                       f"operator: ")
+            trouble = password_trouble(password)
+            if trouble is None and getpass.getpass("The same again: ") \
+                    != password:
+                trouble = "The two were not the same."
+            if trouble is None:
+                break
+            print(trouble, file=sys.stderr)
+        claim(store, name, hashed(password))
+
+
+def loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from retro.games.hexapawn import HER_KEY, Lesson, keep, load_her
 from retro.engines.matchbox import Change, fresh, matchboxes, robot_json
@@ -511,3 +513,60 @@ def test_openssh_in_a_real_terminal_asks_the_password_completes_and_exits_0(
     ssh.expect(pexpect.EOF)
     ssh.close()
     assert ssh.exitstatus == 0
+
+
+def test_a_store_that_cannot_be_used_turns_a_login_away_in_a_line(
+        served, monkeypatch):
+    import retro.rooms.served as room
+
+    def locked(store, name):
+        raise room.StoreError("the store is locked by another program")
+    server = served()
+    monkeypatch.setattr(room, "account", locked)
+    player = Player(server.port)
+    player.expect("NAME")
+    player.say("ada")
+    seen = player.closed()
+    assert "store cannot be used (the store is locked" in seen
+    assert not any("Traceback" in line for line in server.logs)
+
+
+LINE = st.lists(st.one_of(
+    st.text(max_size=300),
+    st.sampled_from(["ada", "\x04", "\x03", "", "٣٤٥", "9" * 5000,
+                     "x" * 100_000, "\x1b[A\x7f", "\x00\r\x00"])),
+    max_size=8)
+
+
+def test_whatever_is_typed_at_the_login_the_server_answers_on(served):
+    server = served(pause=0.0, name_wait=5.0)
+
+    @settings(max_examples=25, deadline=None)
+    @given(lines=LINE)
+    def typed_at_the_login(lines):
+        sock = socket.create_connection(("127.0.0.1", server.port),
+                                        timeout=WAIT)
+        try:
+            for line in lines:
+                sock.sendall(line.encode("utf-8", "surrogatepass") + b"\r\n")
+        except OSError:
+            pass  # cut off for sending too much: that is an answer too
+        sock.close()
+        probe = Player(server.port)
+        probe.log_in("probe", "")
+        assert "probe (you)" in probe.ask("who")
+        probe.close()
+        server.until(lambda: "probe" not in server.server.players)
+        assert not any("Traceback" in line or "broke" in line
+                       for line in server.logs)
+    typed_at_the_login()
+
+
+@given(st.binary(max_size=200))
+def test_a_typed_line_keeps_no_control_character_but_ctrl_c_and_ctrl_d(raw):
+    from retro.wires.lines import typed
+
+    kept = typed(raw)
+    assert len(kept) <= len(raw)
+    assert not [byte for byte in kept
+                if (byte < 0x20 and byte not in (0x03, 0x04)) or byte == 0x7f]

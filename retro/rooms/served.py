@@ -20,7 +20,7 @@ from retro.rooms.room import Meaning, Room, Verb
 from retro.services.accounts import (LONGEST, SHORTEST, account, add_key,
                                      claim, forget_key, hashed, key_list,
                                      matches, password_trouble, tried)
-from retro.services.store import Store, is_name
+from retro.services.store import Store, StoreError, is_name
 from retro.services.teletype import LineTeletype, Signal, clean
 from retro.wires.lines import Lines, typed
 from retro.wires.ssh import public_key
@@ -346,6 +346,12 @@ class Connection:
         except EOFError:
             self.lost_place()
             return
+        except StoreError as error:  # the accounts cannot be read or written
+            self.server.log(f"{self.peer} could not log in: {error}")
+            self.send(f"The machine room's store cannot be used ({error}). "
+                      f"Try again later.\n")
+            self.lost_place()
+            return
         self.seat(Session(self.server, self, name, guest=how == "guest",
                           operator=how != "guest" and name == self.server.operator,
                           missed=missed))
@@ -624,13 +630,19 @@ class Server:
         self.waiting.leave(ticket)
 
     async def needs_proof(self, name: str) -> bool:
-        return is_name(name) and await self.store.run(account, name.lower()) \
-            is not None
+        try:
+            return is_name(name) and await self.store.run(
+                account, name.lower()) is not None
+        except StoreError:
+            return True  # a locked door: see above
 
     async def proves(self, name: str, *, password: str | None = None,
                      key: str | None = None, peer: str = "") -> bool:
-        return (await self.check(name, password=password, key=key,
-                                 peer=peer))[0]
+        try:
+            return (await self.check(name, password=password, key=key,
+                                     peer=peer))[0]
+        except StoreError:
+            return False
 
     async def check(self, name: str, *, password: str | None = None,
                     key: str | None = None, peer: str = "") -> tuple[bool, int]:

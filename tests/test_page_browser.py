@@ -183,6 +183,8 @@ def test_a_page_only_read_fetches_no_runtime_and_little_more(base,
             page.wait_for_load_state("networkidle")
             assert page.is_visible("button.retro-play")
             assert page.text_content("button.retro-play").startswith("Play")
+            for unused in (".retro-paper", ".retro-typing", ".retro-seed"):
+                assert not page.is_visible(unused), (path, unused)
             markup = page.evaluate(
                 "document.querySelector('.retro-page').outerHTML.length")
             added = markup + sum(size for url, size in sizes.items()

@@ -165,6 +165,24 @@ def test_ctrl_c_abandons_the_game_and_the_arrows_bring_lines_back(reader):
     assert "seed 4." not in page.text_content(".retro-seed")  # a fresh seed
 
 
+def test_a_runtime_that_will_not_load_is_said_and_play_offered_again(
+        base, chromium):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.route("**/pyodide/pyodide.mjs",
+                          lambda route: route.fulfill(status=404))
+    try:
+        page = reading.visit("/book/flip/")
+        page.click("button.retro-play")
+        page.wait_for_function(
+            "document.querySelector('.retro-play').hidden === false")
+        assert page.text_content(".retro-status").startswith(
+            "Python could not be started: ")
+        assert page.text_content("button.retro-play") == "Play again"
+        assert not page.is_visible(".retro-typing")
+    finally:
+        reading.close()
+
+
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
     assert reader.requests  # the games above were played in this reader
     assert reader.errors == []

@@ -88,7 +88,9 @@ function setUp(panel) {
       const ending = await playing;
       say(ending === "over" ? "The game is over." : "The game was left.");
     } catch (trouble) {
-      say(`Python could not be started: ${trouble.message}`);
+      const what = playing === null ? "Python could not be started" :
+        "The game stopped";
+      say(`${what}: ${trouble.message.trim().split("\n").pop()}`);
     } finally {
       playing = null;
       typing.hidden = true;

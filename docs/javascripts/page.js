@@ -20,10 +20,10 @@ function loadRuntime(panel, say) {
         if (!answer.ok) throw new Error(`${wheel}: ${answer.status}`);
         return answer.arrayBuffer();
       });
-      const { loadPyodide } = await import(
+      const { loadPyodide, version } = await import(
         new URL("pyodide/pyodide.mjs", root).href);
-      const python = await loadPyodide({
-        indexURL: new URL("pyodide/", root).href });
+      const python = await startPython(
+        loadPyodide, new URL("pyodide/", root).href, version);
       say("Unpacking Retro...");
       for (const wheel of wheels) {
         python.unpackArchive(await wheel, "wheel");
@@ -33,6 +33,30 @@ function loadRuntime(panel, say) {
     runtime.catch(() => { runtime = null; });
   }
   return runtime;
+}
+
+const SNAPSHOTS = "retro-python";  // the Cache Storage of started Pythons
+
+async function startPython(loadPyodide, indexURL, version) {
+  const key = `${indexURL}started-${version}`;
+  const store = self.caches ?
+    await caches.open(SNAPSHOTS).catch(() => null) : null;
+  const kept = store === null ? undefined : await store.match(key);
+  if (kept !== undefined) {
+    try {
+      return await loadPyodide({ indexURL, _loadSnapshot:
+        new Uint8Array(await kept.arrayBuffer()) });
+    } catch (unusable) {
+      await store.delete(key);
+    }
+  }
+  const python = await loadPyodide({ indexURL,
+                                     _makeSnapshot: store !== null });
+  if (store !== null) {
+    store.put(key, new Response(python.makeMemorySnapshot()))
+      .catch(() => {});  // kept or not, this start goes on
+  }
+  return python;
 }
 
 const shelf = {

@@ -8,10 +8,13 @@ Everything talks to `retro serve` on 127.0.0.1 only, started as a
 subprocess with a temporary RETRO_HOME; every loop is bounded in count and
 in time. The clients are asyncio streams in this process.
 
-- people: N players (100, 500, then 1,000) connect at once, give a name
-  and play a whole mind-reader match against Shannon's machine (random h/t),
-  thinking 0.3-0.9 s before each line they type, as a person does: the
-  name, PLAY 1, the opponent and every play. Reported: how many finished, the
+- people: N players (100, 500, then 1,000) arrive, ARRIVALS a second (as
+  fast as the server hashes the passwords they claim their names with),
+  each from a loopback address of its own (127.0.0.2 and on, as people on
+  many machines), log in at once and play a whole mind-reader match against
+  Shannon's machine (random h/t), thinking 0.3-0.9 s before each line they
+  type, as a person does: PLAY 1, the opponent and every play (the login's
+  lines are not timed). Reported: how many finished, the
   p50 and p99 time from a line sent to the next prompt received, whether
   the store holds one result under each name, the server's peak resident
   memory (VmHWM) and the most threads it ran at once (sampled every 50 ms).
@@ -52,6 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 LIMIT = 600.0  # no part runs longer than this, in seconds
+ARRIVALS = 10.0  # players arriving a second: well within what the server hashes
 
 PROFILED = r"""
 import cProfile, pstats, sys, threading, time
@@ -155,8 +159,9 @@ class Client:
         self.name, self.latencies, self.finished = name, [], []
         self.lines = 0
 
-    async def connect(self, port: int) -> None:
-        self.reader, self.writer = await asyncio.open_connection(HOST, port)
+    async def connect(self, port: int, source: str | None = None) -> None:
+        self.reader, self.writer = await asyncio.open_connection(
+            HOST, port, local_addr=(source, 0) if source else None)
         await self.until(b"? ")
 
     async def until(self, ending: bytes | tuple = PROMPTS) -> bytes:
@@ -170,6 +175,18 @@ class Client:
                 raise ConnectionError(f"{self.name}: closed after {got[-200:]!r}")
             got += data
         return got
+
+    async def log_in(self) -> None:
+        """Claim the name (a first visit: the password typed twice) or give
+        its password; not timed, since it is not a game's line."""
+        password = f"{self.name} secret".encode()
+        self.writer.write(self.name.encode() + b"\r\n")
+        told = await self.until(b"PASSWORD? ")
+        self.writer.write(password + b"\r\n")
+        if b"is a new name" in told:
+            await self.until(b"AGAIN? ")
+            self.writer.write(password + b"\r\n")
+        await self.until(b"> ")
 
     async def send(self, line: str, ending=PROMPTS) -> bytes:
         sent = time.perf_counter()
@@ -223,9 +240,10 @@ async def players(port: int, count: int, prefix: str, rng: random.Random,
     async def one(number: int) -> Client:
         client = Client(f"{prefix}{number}")
         own = random.Random(rng.random())
-        await client.connect(port)
-        await client.think(own, think)
-        await client.send(client.name)
+        await asyncio.sleep(number / ARRIVALS)
+        await client.connect(port, f"127.0.{2 + number // 250}."
+                                   f"{2 + number % 250}")
+        await client.log_in()  # at once, as a client that logs itself in
         for _ in range(matches):
             if until is not None and time.time() > until:
                 break
@@ -236,7 +254,7 @@ async def players(port: int, count: int, prefix: str, rng: random.Random,
 
 
 def results_by_player(home: Path) -> dict[str, int]:
-    with sqlite3.connect(home / "retro.sqlite3") as db:
+    with sqlite3.connect(home / "served.sqlite3") as db:
         rows = db.execute("SELECT player, count(*) FROM results"
                           " WHERE game = 'mindreader' GROUP BY player")
         return dict(rows.fetchall())
@@ -353,7 +371,7 @@ async def kill_mid_load() -> None:
 
         async def play(client: Client) -> None:
             await client.connect(served.port)
-            await client.send(client.name)
+            await client.log_in()
             rng = random.Random(client.name)
             while True:  # until the server is killed under it
                 await client.match(rng, (0, 0), plays="h")
@@ -372,7 +390,7 @@ async def kill_mid_load() -> None:
         restarted.stop()
         from retro.services.store import Store
 
-        store = Store.open(Path(home) / "retro.sqlite3", warn=warnings.append)
+        store = Store.open(Path(home) / "served.sqlite3", warn=warnings.append)
         results = store.results("mindreader")
         check = store.db.execute("PRAGMA integrity_check").fetchone()[0]
         seeds = [(r.player, r.seed) for r in results]
@@ -445,7 +463,8 @@ async def ssh_bet() -> None:
                                     client_keys=None) as connection:
             process = await connection.create_process(term_type="vt100")
             seen = ""
-            for answer, wanted in (("", "> "), ("penney", "(y/n) "),
+            for answer, wanted in (("", "PASSWORD? "), ("sam secret", "AGAIN? "),
+                                   ("sam secret", "> "), ("penney", "(y/n) "),
                                    ("y", "tosses? "), ("HHT", "pennies? "),
                                    ("10", "(y/n) "), ("q", "> ")):
                 if answer:
@@ -456,10 +475,10 @@ async def ssh_bet() -> None:
             process.stdin.write("quit\n")
         took = time.monotonic() - started
         served.stop()
-        with sqlite3.connect(Path(home) / "retro.sqlite3") as db:
+        with sqlite3.connect(Path(home) / "served.sqlite3") as db:
             rows = db.execute("SELECT player, score FROM results").fetchall()
     after = re.findall(r"You have (\d+) pennies", seen)[-1]
-    print(f"  connected, named by the SSH user, bet and left in {took:.2f} s;"
+    print(f"  connected, claimed the SSH user's name, bet and left in {took:.2f} s;"
           f" {after} pennies; the store holds {rows}")
 
 

@@ -205,7 +205,7 @@ def test_five_hundred_silent_sockets_do_not_keep_a_player_out(served):
     ada = Player(server.port, "ada")
     assert "ada (you)" in ada.ask("who")
     assert time.monotonic() - started < 5.0
-    server.until(lambda: len(server.server.waiting) <= 32)
+    server.until(lambda: len(server.server.waiting) <= Limits().waiting)
     for sock in silent:
         sock.close()
 
@@ -570,3 +570,19 @@ def test_a_typed_line_keeps_no_control_character_but_ctrl_c_and_ctrl_d(raw):
     assert len(kept) <= len(raw)
     assert not [byte for byte in kept
                 if (byte < 0x20 and byte not in (0x03, 0x04)) or byte == 0x7f]
+
+
+def test_a_full_waiting_room_drops_a_silent_line_of_the_most_crowded_address():
+    from retro.rooms.served import Waiting
+
+    dropped = []
+    room = Waiting(Limits(waiting=4, per_address=3))
+    flood = [room.arrive("10.0.0.1", lambda n=n: dropped.append(n))
+             for n in range(3)]
+    stranger = room.arrive("10.0.0.2", lambda: dropped.append("stranger"))
+    assert None not in flood and stranger is not None
+    assert room.arrive("10.0.0.3", lambda: None) is not None
+    assert dropped == [0]  # the flood's oldest, not the stranger
+    for ticket in room.tickets:
+        room.heard(ticket)
+    assert room.arrive("10.0.0.4", lambda: None) is None  # all have spoken

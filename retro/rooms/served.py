@@ -31,8 +31,8 @@ class Limits:
     """What one connection may do, and how many there may be."""
 
     players: int = 64  # logged in at once
-    waiting: int = 32  # connections not yet logged in
-    per_address: int = 8  # of those, from one address
+    waiting: int = 64  # connections not yet logged in
+    per_address: int = 16  # of those, from one address
     idle: float = 15 * 60.0  # seconds without a line, once named
     name_wait: float = 60.0  # seconds to log in
     tries: int = 3  # wrong passwords before the line is cut
@@ -84,7 +84,7 @@ class Waiting:
         if len(same) >= self.limits.per_address:
             crowd = same
         elif len(self.tickets) >= self.limits.waiting:
-            crowd = list(self.tickets)
+            crowd = self.most_crowded()
         else:
             crowd = []
         if crowd:
@@ -97,6 +97,13 @@ class Waiting:
         ticket = Ticket(host, drop)
         self.tickets[ticket] = None
         return ticket
+
+    def most_crowded(self) -> list[Ticket]:
+        """The waiting connections of the address that has the most."""
+        by_host: dict[str, list[Ticket]] = {}
+        for ticket in self.tickets:
+            by_host.setdefault(ticket.host, []).append(ticket)
+        return max(by_host.values(), key=len)
 
     def heard(self, ticket: Ticket | None) -> None:
         if ticket is not None:
@@ -243,9 +250,9 @@ class Connection:
 
     async def hear(self, prompt: str, hidden: bool = False) -> str:
         """The player's next line, after `prompt`; EOFError if none comes."""
-        self.send(prompt)
         if hidden:
-            self.echo(True)
+            self.echo(True)  # before the prompt, which ends what is sent
+        self.send(prompt)
         try:
             while not self.heard:
                 if self.ending:

@@ -97,6 +97,8 @@ async def open_ssh(connect: Connect, host: str, port: int, *,
                 doors.leave(self.ticket)
 
         async def begin_auth(self, username: str) -> bool:
+            if self.ticket is not None:  # the client has spoken SSH: not silent
+                doors.heard(self.ticket)
             return await doors.needs_proof(username)
 
         def password_auth_supported(self) -> bool:

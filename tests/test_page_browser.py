@@ -192,9 +192,13 @@ def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
 def test_a_page_only_read_fetches_no_runtime_and_little_more(base,
                                                              chromium):
     reading = b.Reader(chromium, base, 1280, search=False)
-    sizes: dict[str, int] = {}
-    reading.page.on("response", lambda answer: sizes.__setitem__(
-        answer.url, len(answer.body()) if answer.ok else 0))
+    sizes: dict[str, int] = {}  # the panel's script and style, by address
+
+    def measure(answer) -> None:
+        if answer.url.endswith(("/page.js", "/page.css")):
+            sizes[answer.url] = len(answer.body())
+
+    reading.page.on("response", measure)
     try:
         for path in PAGES:
             page = reading.visit(path)
@@ -205,9 +209,8 @@ def test_a_page_only_read_fetches_no_runtime_and_little_more(base,
                 assert not page.is_visible(unused), (path, unused)
             markup = page.evaluate(
                 "document.querySelector('.retro-page').outerHTML.length")
-            added = markup + sum(size for url, size in sizes.items()
-                                 if url.endswith(("/page.js", "/page.css")))
-            assert added < ADDED, (path, added)
+            added = markup + sum(sizes.values())
+            assert len(sizes) == 2 and added < ADDED, (path, sizes, added)
         fetched = [url for _, url in reading.requests]
         assert not [url for url in fetched
                     if any(part in url for part in RUNTIME)]

@@ -183,6 +183,33 @@ def test_a_runtime_that_will_not_load_is_said_and_play_offered_again(
         reading.close()
 
 
+def test_a_snapshot_that_will_not_load_is_replaced(base, chromium):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.set_default_timeout(LOADING)
+    try:
+        page = reading.visit("/book/penney/")
+        page.evaluate("""async () => {
+            const { version } = await import('/pyodide/pyodide.mjs');
+            const key = `${location.origin}/pyodide/started-${version}`;
+            const kept = await caches.open('retro-python');
+            await kept.put(key, new Response(new Uint8Array(4096)));
+        }""")
+        press_play(page)
+        page.wait_for_function(
+            "document.querySelector('.retro-paper').textContent"
+            ".includes('pick first?')")
+        size = page.wait_for_function("""async () => {
+            const kept = await caches.open('retro-python');
+            const [key] = await kept.keys();
+            const size = (await (await kept.match(key)).arrayBuffer())
+              .byteLength;
+            return size > 4096 ? size : null;
+        }""").json_value()
+        assert size > 1_000_000  # a whole interpreter's memory, kept anew
+    finally:
+        reading.close()
+
+
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
     assert reader.requests  # the games above were played in this reader
     assert reader.errors == []

@@ -161,3 +161,64 @@ def test_the_address_takes_the_seed_the_terminal_takes(asked, capsys):
 def test_no_seed_asked_gives_a_fresh_one_each_time():
     seeds = {seed_from(None) for _ in range(20)}
     assert len(seeds) > 1 and all(seed.isdigit() for seed in seeds)
+
+
+def load_hook():
+    """docs/hooks/page.py, the build's hook, as mkdocs loads it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "retro_page_hook", ROOT / "docs" / "hooks" / "page.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    return hook
+
+
+def test_retros_wheel_holds_the_tree_and_a_true_record():
+    import base64
+    import hashlib
+    import io
+    import zipfile
+
+    from retro import __version__
+
+    hook = load_hook()
+    name, packed = hook.retro_wheel(ROOT)
+    assert name == f"retro-{__version__}-py3-none-any.whl"
+    assert hook.retro_wheel(ROOT)[1] == packed  # the same tree, the same bytes
+    archive = zipfile.ZipFile(io.BytesIO(packed))
+    info = f"retro-{__version__}.dist-info"
+    modules = {path.relative_to(ROOT).as_posix()
+               for path in (ROOT / "retro").rglob("*.py")}
+    assert set(archive.namelist()) == modules | {
+        f"{info}/{part}" for part in ("METADATA", "WHEEL", "RECORD")}
+    for path in modules:
+        assert archive.read(path) == (ROOT / path).read_bytes()
+    record = archive.read(f"{info}/RECORD").decode().splitlines()
+    assert len(record) == len(archive.namelist())
+    for line in record:
+        path, hashed, size = line.rsplit(",", 2)
+        if path.endswith("RECORD"):
+            assert hashed == size == ""
+            continue
+        data = archive.read(path)
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest())
+        assert hashed == "sha256=" + digest.rstrip(b"=").decode()
+        assert int(size) == len(data)
+
+
+def test_wcwidths_wheel_is_the_installed_package():
+    import importlib.metadata
+    import io
+    import zipfile
+
+    import wcwidth
+
+    name, packed = load_hook().installed_wheel("wcwidth")
+    version = importlib.metadata.version("wcwidth")
+    assert name == f"wcwidth-{version}-py3-none-any.whl"
+    archive = zipfile.ZipFile(io.BytesIO(packed))
+    package = Path(wcwidth.__file__).parent
+    assert archive.read("wcwidth/__init__.py") == \
+        (package / "__init__.py").read_bytes()
+    assert not [path for path in archive.namelist() if "__pycache__" in path]

@@ -586,3 +586,21 @@ def test_a_full_waiting_room_drops_a_silent_line_of_the_most_crowded_address():
     for ticket in room.tickets:
         room.heard(ticket)
     assert room.arrive("10.0.0.4", lambda: None) is None  # all have spoken
+
+
+def test_a_login_that_breaks_ends_its_line_and_the_server_goes_on(
+        served, monkeypatch):
+    import retro.rooms.served as room
+
+    def broken(store, name):
+        raise RuntimeError("a bug")
+    server = served()
+    monkeypatch.setattr(room, "account", broken)
+    player = Player(server.port)
+    player.expect("NAME")
+    player.say("ada")
+    assert "THE MACHINE HAS JAMMED" in player.closed()
+    assert any("login broke" in line and "RuntimeError" in line
+               for line in server.logs)
+    monkeypatch.undo()
+    assert "ada (you)" in Player(server.port, "ada").ask("who")

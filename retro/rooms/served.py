@@ -359,6 +359,12 @@ class Connection:
                       f"Try again later.\n")
             self.lost_place()
             return
+        except Exception:  # a bug: this line's login ends, the server goes on
+            self.server.log(f"{self.peer}'s login broke:\n"
+                            f"{traceback.format_exc()}")
+            self.send("*** THE MACHINE HAS JAMMED. TRY AGAIN LATER. ***\n")
+            self.lost_place()
+            return
         self.seat(Session(self.server, self, name, guest=how == "guest",
                           operator=how != "guest" and name == self.server.operator,
                           missed=missed))

@@ -682,3 +682,21 @@ def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
     printed(tty)
     assert "".join(sent) == "Your paper prints at 300 baud.\n"
     assert len(sent) > 1
+
+
+def test_a_line_typed_at_the_terminal_is_kept_to_its_longest():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from retro.services.teletype import LONGEST_TYPED, TerminalTeletype
+
+    with create_pipe_input() as keys:
+        tty = TerminalTeletype(stdout=io.StringIO(), input=keys,
+                               output=DummyOutput())
+        keys.send_text("y" * (3 * LONGEST_TYPED) + "\r")
+        typed = asyncio.run(tty.ask("? "))
+        keys.send_bytes(b"\x1b[200~" + b"p" * (2 * LONGEST_TYPED)
+                        + b"\x1b[201~\r")
+        pasted = asyncio.run(tty.ask("? "))
+    assert typed == "y" * LONGEST_TYPED
+    assert pasted == "p" * LONGEST_TYPED

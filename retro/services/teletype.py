@@ -513,7 +513,8 @@ class TerminalTeletype(Teletype):
         self.keys = keys if keys is not None else sys.stdin
         self.history = Path(history) if history is not None else None
         first = PromptSession(history=self._history("game"), input=input,
-                              output=output, complete_while_typing=False)
+                              output=output, complete_while_typing=False,
+                              key_bindings=line_limit())
         self.sessions = {"game": first}
         self.columns = columns or (lambda: first.output.get_size().columns)
 
@@ -524,7 +525,8 @@ class TerminalTeletype(Teletype):
             first = self.sessions["game"]
             self.sessions[history] = PromptSession(
                 history=self._history(history), input=first.input,
-                output=first.output, complete_while_typing=False)
+                output=first.output, complete_while_typing=False,
+                key_bindings=first.key_bindings)
         return self.sessions[history]
 
     def _history(self, name: str):
@@ -591,6 +593,39 @@ class TerminalTeletype(Teletype):
             yield
         finally:
             termios.tcsetattr(descriptor, termios.TCSANOW, before)
+
+
+LONGEST_TYPED = 1000  # characters a line typed at the terminal may hold
+
+
+def line_limit():
+    """prompt_toolkit key bindings that keep a line to LONGEST_TYPED."""
+    from prompt_toolkit.filters import Condition
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    bindings = KeyBindings()
+
+    @Condition
+    def full() -> bool:
+        from prompt_toolkit.application.current import get_app
+
+        return len(get_app().current_buffer.text) >= LONGEST_TYPED
+
+    @bindings.add(Keys.Any, filter=full)
+    def _refuse(event) -> None:
+        event.app.output.bell()
+
+    @bindings.add(Keys.BracketedPaste)
+    def _paste(event) -> None:
+        buffer = event.current_buffer
+        data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        room = max(0, LONGEST_TYPED - len(buffer.text))
+        if len(data) > room:
+            event.app.output.bell()
+        buffer.insert_text(data[:room])
+
+    return bindings
 
 
 LONGEST_REMEMBERED = 200  # characters; a longer answer is not kept

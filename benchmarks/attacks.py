@@ -30,8 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from served import Player  # noqa: E402  (tests/served.py)
-from retro.wires.telnet import AYT, IAC  # noqa: E402
+from served import Player, ask_are_you_there  # noqa: E402  (tests/served.py)
 
 
 def start(home: Path) -> tuple[subprocess.Popen, int]:
@@ -67,19 +66,9 @@ def silent_sockets(port: int) -> str:
 def are_you_there(pid: int, port: int) -> str:
     before = rss(pid)
     floods = [socket.create_connection(("127.0.0.1", port)) for _ in range(60)]
-    question, started, peak = bytes([IAC, AYT]) * 4096, time.monotonic(), 0.0
-    alive = list(floods)
-    while alive and time.monotonic() - started < 30:
-        for sock in list(alive):
-            try:
-                sock.setblocking(False)
-                sock.send(question)
-            except (BlockingIOError, InterruptedError):
-                pass
-            except OSError:
-                alive.remove(sock)
-        peak = max(peak, rss(pid))
-        time.sleep(0.01)
+    started, peaks = time.monotonic(), [before]
+    alive = ask_are_you_there(floods, 30.0, lambda: peaks.append(rss(pid)))
+    peak = max(peaks)
     took = time.monotonic() - started
     for sock in floods:
         sock.close()

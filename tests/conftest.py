@@ -38,3 +38,20 @@ def site(tmp_path_factory):
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stderr
     return target
+
+
+@pytest.fixture
+def served(tmp_path):
+    """Start served rooms on the loopback (tests/served.py), each with the
+    limits given; every one is closed after the test."""
+    from served import Limits, Running  # tests/served.py
+
+    running = []
+
+    def start(**limits) -> Running:
+        ssh = limits.pop("ssh", False)
+        running.append(Running(tmp_path / "home", Limits(**limits), ssh))
+        return running[-1]
+    yield start
+    for server in running:
+        server.close()

@@ -3,6 +3,7 @@ served room's tests share (tests/test_serve.py, tests/test_attacks.py)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import threading
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 from retro.rooms.served import PASSWORD_PROMPT, Limits, Server
 from retro.services.store import FILENAME, Store
 from retro.wires.ssh import open_ssh
-from retro.wires.telnet import open_telnet
+from retro.wires.telnet import AYT, IAC, open_telnet
 
 WAIT = 10.0  # the longest any one answer may take, in seconds
 
@@ -134,3 +135,33 @@ class Running:
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.stop.set)
         self.thread.join(WAIT)
+
+
+def bet(player: Player) -> int:
+    """Bet 10 pennies on HHT at Penney's game, picking first; the bankroll
+    after."""
+    player.ask("y", "tosses? ")
+    player.ask("HHT", "pennies? ")
+    seen = player.ask("10", "(y/n) ")
+    return int(re.findall(r"You have (\d+) pennies", seen)[-1])
+
+
+def ask_are_you_there(socks: list[socket.socket], seconds: float,
+                      each=lambda: None) -> list[socket.socket]:
+    """Flood telnet's "are you there?" down every socket, never reading,
+    until the server has cut them all off or `seconds` have passed (calling
+    `each` between rounds); the sockets still open."""
+    question = bytes([IAC, AYT]) * 4096
+    deadline, open_ones = time.monotonic() + seconds, list(socks)
+    while open_ones and time.monotonic() < deadline:
+        for sock in list(open_ones):
+            try:
+                sock.setblocking(False)
+                sock.send(question)
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                open_ones.remove(sock)
+        each()
+        time.sleep(0.01)
+    return open_ones

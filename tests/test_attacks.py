@@ -29,23 +29,11 @@ from retro.rooms.serve import SERVED
 from retro.rooms.served import PASSWORD_PROMPT, Limits
 from retro.services.accounts import account, hashed, matches
 from retro.services.store import FILENAME, Store, console_player
-from retro.wires.telnet import AYT, DO, IAC, TIMING_MARK, WILL
-from served import WAIT, Player, Running  # tests/served.py, beside this file
+from retro.wires.telnet import DO, IAC, TIMING_MARK, WILL
+from served import (WAIT, Player, Running,  # tests/served.py, beside this
+                    ask_are_you_there, bet)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def served(tmp_path):
-    running = []
-
-    def start(**limits) -> Running:
-        ssh = limits.pop("ssh", False)
-        running.append(Running(tmp_path / "home", Limits(**limits), ssh))
-        return running[-1]
-    yield start
-    for server in running:
-        server.close()
 
 
 class Process:
@@ -141,9 +129,7 @@ def test_a_guest_keeps_nothing(served):
     server = served()
     guest = Player(server.port, "gus", "")
     guest.ask("penney", "(y/n) ")
-    guest.ask("y", "tosses? ")
-    guest.ask("HHT", "pennies? ")
-    guest.ask("10", "(y/n) ")
+    bet(guest)
     guest.ask("q")
     guest.ask("quit", "dreams.")
     guest.closed()
@@ -216,19 +202,7 @@ def test_a_flood_of_are_you_there_is_cut_off_and_costs_little(tmp_path):
         before = server.rss()
         floods = [socket.create_connection(("127.0.0.1", server.port))
                   for _ in range(60)]
-        question = bytes([IAC, AYT]) * 4096
-        deadline = time.monotonic() + 20.0
-        open_ones = list(floods)
-        while open_ones and time.monotonic() < deadline:
-            for sock in list(open_ones):
-                try:
-                    sock.setblocking(False)
-                    sock.send(question)
-                except (BlockingIOError, InterruptedError):
-                    pass
-                except OSError:
-                    open_ones.remove(sock)
-            time.sleep(0.01)
+        open_ones = ask_are_you_there(floods, 20.0)
         grown = server.rss() - before
         assert not open_ones, "a flood was never cut off"
         assert grown < 50 * 2 ** 20, f"grew {grown / 2 ** 20:.0f} MB"
@@ -378,9 +352,7 @@ def test_scores_are_the_players_own_and_all_on_request(served):
     for name in ("ada", "bob"):
         player = Player(server.port, name)
         player.ask("penney", "(y/n) ")
-        player.ask("y", "tosses? ")
-        player.ask("HHT", "pennies? ")
-        player.ask("10", "(y/n) ")
+        bet(player)
         player.ask("q")
         player.ask("quit", "dreams.")
     ada = Player(server.port, "ada")

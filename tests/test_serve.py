@@ -14,27 +14,14 @@ from pathlib import Path
 import pytest
 
 from retro.rooms.serve import SERVED
-from retro.rooms.served import NAME_PROMPT, PASSWORD_PROMPT, Budget, Limits
+from retro.rooms.served import NAME_PROMPT, PASSWORD_PROMPT, Budget
 from retro.services.store import FILENAME, Store
 from retro.wires.lines import Lines
 from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,
                                 Telnet)
-from served import WAIT, Player, Running  # tests/served.py, beside this file
+from served import WAIT, Player, bet  # tests/served.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def served(tmp_path):
-    running = []
-
-    def start(**limits) -> Running:
-        ssh = limits.pop("ssh", False)
-        running.append(Running(tmp_path / "home", Limits(**limits), ssh))
-        return running[-1]
-    yield start
-    for server in running:
-        server.close()
 
 
 # -- telnet, lines and allowances, without a network ------------------------------
@@ -151,14 +138,6 @@ def test_two_games_against_the_one_her_at_once_lose_no_bead(served):
     assert "HER HAS PLAYED 2 GAMES" in seen
     held = int(re.search(r"HOLD (\d+) BEADS", seen).group(1))
     assert held == fresh[0] - len(lost)
-
-
-def bet(player: Player) -> int:
-    """Bet 10 pennies on HHT, picking first; the bankroll after."""
-    player.ask("y", "tosses? ")
-    player.ask("HHT", "pennies? ")
-    seen = player.ask("10", "(y/n) ")
-    return int(re.findall(r"You have (\d+) pennies", seen)[-1])
 
 
 def test_the_bankroll_belongs_to_the_name_and_survives_reconnecting(served):

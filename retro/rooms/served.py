@@ -155,7 +155,7 @@ class Connection:
 
     def opened(self) -> None:
         if self.ticket is None:
-            self.ticket = self.server.waiting.arrive(self.host, self.pushed)
+            self.ticket = self.server.arrive(self.host, self.pushed)
         if self.ticket is None or self.server.stopping:
             self.write("Too many are logging in, from your address or in "
                        "all. Try again in a minute.\n")

@@ -419,7 +419,7 @@ class LineTeletype(Teletype):
         found = completions(self.choices, text)
         if not found:
             return text
-        typing = "" if not text or text[-1].isspace() else text.split()[-1]
+        typing = word_typed(text)
         whole = os.path.commonprefix(found)
         end = " " if len(found) == 1 else ""
         return text[:len(text) - len(typing)] + whole + end
@@ -689,8 +689,7 @@ def completer(choices: Choices):
     class Offer(Completer):
         def get_completions(self, document, complete_event):
             before = document.text_before_cursor
-            words = before.split()
-            typing = "" if not words or before[-1].isspace() else words[-1]
+            typing = word_typed(before)
             for choice in completions(choices, before):
                 yield Completion(choice, start_position=-len(typing))
 
@@ -701,12 +700,17 @@ def completions(choices: Choices, before: str) -> list[str]:
     """The choices that finish the word at the end of `before`, each in
     the case it was typed in."""
     menu = choices() if callable(choices) else choices
-    words = before.split()
-    typing = "" if not words or before[-1].isspace() else words.pop()
+    typing = word_typed(before)
+    words = before.split()[:-1] if typing else before.split()
     offered = (menu.get(" ".join(words).lower(), ())
                if isinstance(menu, Mapping) else menu)
     return [in_the_case_of(typing or before, choice) for choice in offered
             if choice.lower().startswith(typing.lower())]
+
+
+def word_typed(before: str) -> str:
+    """The word being typed at the end of `before`; "" after a space."""
+    return "" if not before or before[-1].isspace() else before.split()[-1]
 
 
 def in_the_case_of(typed: str, choice: str) -> str:

@@ -1,7 +1,6 @@
 """The book's figures: drawn from the chapters' code, shown, cached, checked."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -11,21 +10,15 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
+from hooks import load_hook  # tests/hooks.py
+
 pytestmark = pytest.mark.book  # builds the book: `pytest -m "not book"` skips it
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 
-def load_hook():
-    spec = importlib.util.spec_from_file_location(
-        "figures_hook_under_test", DOCS / "hooks" / "figures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = load_hook()
+hook = load_hook("figures")
 
 
 def figure_names() -> dict[str, Path]:

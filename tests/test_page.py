@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from hooks import load_hook as load_hooks_file  # tests/hooks.py
 from retro.rooms.page import PageGame, Shelf, seed_from
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,13 +166,7 @@ def test_no_seed_asked_gives_a_fresh_one_each_time():
 
 def load_hook():
     """docs/hooks/page.py, the build's hook, as mkdocs loads it."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "retro_page_hook", ROOT / "docs" / "hooks" / "page.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
+    return load_hooks_file("page")
 
 
 def test_retros_wheel_holds_the_tree_and_a_true_record():

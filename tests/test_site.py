@@ -520,10 +520,7 @@ def test_the_site_map_and_the_error_page_know_the_address(site):
 
 
 def test_the_placeholder_word_is_one_the_page_does_not_hold():
-    import importlib.util
+    from hooks import load_hook  # tests/hooks.py
 
-    spec = importlib.util.spec_from_file_location(
-        "weave_hook", ROOT / "docs" / "hooks" / "weave.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_hook("weave")
     assert hook.unused_word("a word xqxref and XQXREFQ") == "xqxrefqq"

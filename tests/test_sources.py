@@ -2,12 +2,13 @@
 bibliography the weave gathers from them (literate/weave.md)."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from hooks import load_hook  # tests/hooks.py
 
 ROOT = Path(__file__).resolve().parent.parent
 LITERATE = ROOT / "literate"
@@ -16,11 +17,7 @@ HEADING = "## Sources and further reading"
 
 @pytest.fixture(scope="module")
 def hook():
-    spec = importlib.util.spec_from_file_location(
-        "weave_hook_sources", ROOT / "docs" / "hooks" / "weave.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_hook("weave")
 
 
 def game_chapters() -> list[str]:

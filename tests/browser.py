@@ -553,25 +553,31 @@ def transcript_below_the_fold(page, where: str, fold: int) -> list[str]:
     return [f"{where}: {found}"] if found else []
 
 
+def search(page, home: str, word: str) -> None:
+    """Type `word` into the site's search box (mkdocs-material), from the
+    page `home`, and wait until its results are listed."""
+    page.goto(home, wait_until="load")
+    box = page.locator("input.md-search__input")
+    if not box.is_visible():  # narrow: behind the header's button
+        page.locator(".md-header label[for='__search']").click()
+    box.click()
+    box.press_sequentially(word, delay=20)
+    # the count above the results: "No matching documents", "3
+    # matching documents" once the index is built and searched
+    page.wait_for_function(
+        "() => /matching/i.test(document.querySelector("
+        "'.md-search-result__meta')?.innerText || '')",
+        timeout=10000)
+
+
 def failed_searches(page, words) -> list[str]:
-    """Type each word into the site's search box (mkdocs-material); each
-    must list at least one result."""
+    """Type each word into the site's search box; each must list at least
+    one result."""
     found = []
     home = page.url.split("#")[0]
     for word in words:
-        page.goto(home, wait_until="load")
         try:
-            box = page.locator("input.md-search__input")
-            if not box.is_visible():  # narrow: behind the header's button
-                page.locator(".md-header label[for='__search']").click()
-            box.click()
-            box.press_sequentially(word, delay=20)
-            # the count above the results: "No matching documents", "3
-            # matching documents" once the index is built and searched
-            page.wait_for_function(
-                "() => /matching/i.test(document.querySelector("
-                "'.md-search-result__meta')?.innerText || '')",
-                timeout=10000)
+            search(page, home, word)
             shown = page.locator(".md-search-result__item:visible").count()
         except Exception as error:
             found.append(f"search {word!r}: no answer "
@@ -682,17 +688,8 @@ def first_results(page, wanted: dict[str, str]) -> list[str]:
     found = []
     home = page.url.split("#")[0]
     for word, path in wanted.items():
-        page.goto(home, wait_until="load")
         try:
-            box = page.locator("input.md-search__input")
-            if not box.is_visible():
-                page.locator(".md-header label[for='__search']").click()
-            box.click()
-            box.press_sequentially(word, delay=20)
-            page.wait_for_function(
-                "() => /matching/i.test(document.querySelector("
-                "'.md-search-result__meta')?.innerText || '')",
-                timeout=10000)
+            search(page, home, word)
             href = page.locator(".md-search-result__item a").first \
                 .get_attribute("href")
         except Exception as error:

@@ -24,8 +24,8 @@ the worth of a machine's guess in that round is known exactly: that
 chance if it guessed a change, one less that chance if not. The expected
 rounds are the sum of those worths; their mean is the same as the rounds
 won's, but without the toss of the player's coin in every round, so their
-interval is two to three times narrower, and a lead of half a point can be
-told from none.
+interval is narrower (half as wide against the mixed person), and a lead
+of half a point can be told from none.
 
 With --crowd K, also plays, against the mixed person only, a machine that
 knows how the people chapter draws its mixed people, but not which one it

@@ -365,33 +365,32 @@ def doctored(site, chromium, tmp_path_factory):
             reader.close()
 
 
-def test_a_missing_figure_is_found(doctored):
+def fault_found(doctored, kind: str, check, *args, **kwargs):
+    """The fault planted for `kind`, and what `check` finds on its page."""
     reader, faults = doctored
-    path, svg = faults["figure"]
-    found = b.unloaded_figures(reader.visit(path), path)
+    path, fault = faults[kind]
+    return fault, check(reader.visit(path), path, *args, **kwargs)
+
+
+def test_a_missing_figure_is_found(doctored):
+    svg, found = fault_found(doctored, "figure", b.unloaded_figures)
     assert any(svg in line and "did not load" in line for line in found), \
         report(found)
 
 
 def test_a_broken_chunk_link_is_found(doctored):
-    reader, faults = doctored
-    path, fragment = faults["link"]
-    found = b.broken_chunk_links(reader.visit(path), path)
+    fragment, found = fault_found(doctored, "link", b.broken_chunk_links)
     assert any(fragment in line and "no element has that id" in line
                for line in found), report(found)
 
 
 def test_an_overflowing_code_block_is_found(doctored):
-    reader, faults = doctored
-    path, columns = faults["code"]
-    found = b.overflowing_code(reader.visit(path), path)
+    columns, found = fault_found(doctored, "code", b.overflowing_code)
     assert any(f"(longest {columns}" in line for line in found), report(found)
 
 
 def test_a_table_wider_than_its_column_is_found(doctored):
-    reader, faults = doctored
-    path, head = faults["table"]
-    found = b.overflowing_tables(reader.visit(path), path)
+    head, found = fault_found(doctored, "table", b.overflowing_tables)
     assert any(head in line for line in found), report(found)
 
 
@@ -407,9 +406,7 @@ def test_a_request_elsewhere_and_a_console_error_are_found(doctored):
 
 
 def test_a_figure_without_a_caption_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["caption"]
-    found = b.uncaptioned_figures(reader.visit(path), path)
+    fault, found = fault_found(doctored, "caption", b.uncaptioned_figures)
     assert any(fault in line for line in found), report(found)
 
 
@@ -427,51 +424,37 @@ def test_figure_type_too_small_at_400_is_found(doctored):
 
 
 def test_a_link_to_a_chunk_showing_another_label_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["label"]
-    found = b.broken_chunk_links(reader.visit(path), path, per_kind=3)
+    fault, found = fault_found(doctored, "label", b.broken_chunk_links, per_kind=3)
     assert any(fault in line for line in found), report(found)
 
 
 def test_an_index_entry_with_the_wrong_label_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["entry"]
-    found = b.mislabelled_entries(reader.visit(path), path, 2)
+    fault, found = fault_found(doctored, "entry", b.mislabelled_entries, 2)
     assert any(fault in line for line in found), report(found)
 
 
 def test_a_name_broken_mid_word_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["names"]
-    found = b.broken_names(reader.visit(path), path)
+    fault, found = fault_found(doctored, "names", b.broken_names)
     assert any(fault in line for line in found), report(found)
 
 
 def test_a_transcript_below_the_fold_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["transcript"]
-    found = b.transcript_below_the_fold(reader.visit(path), path, FOLD)
+    fault, found = fault_found(doctored, "transcript", b.transcript_below_the_fold, FOLD)
     assert any(fault in line for line in found), report(found)
 
 
 def test_a_chapter_without_sources_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["sources"]
-    found = b.missing_sources(reader.visit(path), path)
+    fault, found = fault_found(doctored, "sources", b.missing_sources)
     assert any(fault in line for line in found), report(found)
 
 
 def test_a_work_that_names_no_chapter_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["bibliography"]
-    found = b.unlinked_bibliography(reader.visit(path), path, LEAST_WORKS)
+    fault, found = fault_found(doctored, "bibliography", b.unlinked_bibliography, LEAST_WORKS)
     assert any(fault in line for line in found), report(found)
 
 
 def test_a_file_page_missing_a_neighbour_link_is_found(doctored):
-    reader, faults = doctored
-    path, fault = faults["neighbours"]
-    found = b.missing_neighbours(reader.visit(path), path, False, False)
+    fault, found = fault_found(doctored, "neighbours", b.missing_neighbours, False, False)
     assert any(fault in line for line in found), report(found)
 
 

@@ -684,6 +684,24 @@ def test_the_line_teletype_sends_every_burst_at_a_slow_baud():
     assert len(sent) > 1
 
 
+def test_a_password_asked_on_the_line_is_hidden_and_never_on_the_roll():
+    from retro.services.teletype import LineTeletype
+
+    sent, echoes = [], []
+    tty = LineTeletype(sent.append, idle=1, echo=echoes.append)
+    tty.hear(b"open sesame")
+    tty.hear(b"look")
+    assert tty.pending == 2
+    assert ask(tty, "PASSWORD? ", hidden=True) == "open sesame"
+    assert echoes == [True, False]  # hidden while typed, shown again after
+    assert tty.pending == 1
+    assert ask(tty, "> ") == "look"
+    assert "sesame" not in tty.paper()
+    assert tty.paper() == "PASSWORD? \n> look\n"
+    tty.baud = 110
+    assert tty.baud == 110 and tty.pace.baud == 110
+
+
 def test_a_line_typed_at_the_terminal_is_kept_to_its_longest():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -226,6 +226,15 @@ class Teletype:
         """The width the paper folds at now, in columns."""
         return self.width
 
+    @property
+    def baud(self) -> int:
+        """The pace of the paper, in baud; 0 prints at once."""
+        return self.pace.baud
+
+    @baud.setter
+    def baud(self, baud: int) -> None:
+        self.pace.baud = baud
+
     def _fold(self, text: str, hang: int = 0) -> str:
         self.carriage.width = self.page()
         return self.carriage.fold(text, hang)
@@ -390,9 +399,11 @@ class LineTeletype(Teletype):
 
     def __init__(self, send: Callable[[str], object], *,
                  idle: float | None = None, roll_lines: int | None = None,
+                 echo: Callable[[bool], object] = lambda hidden: None,
                  **options):
         super().__init__(**options)
         self.send, self.idle, self.roll_lines = send, idle, roll_lines
+        self.echo = echo  # hides what the player types, or shows it again
         self.lines: deque[bytes | str | Signal] = deque()  # heard, not asked
         self.ended: Signal | None = None
         self.listening: asyncio.Future | None = None
@@ -413,6 +424,11 @@ class LineTeletype(Teletype):
         if self.listening is not None:
             settle(self.listening)
 
+    @property
+    def pending(self) -> int:
+        """How many lines wait, heard and not yet asked for."""
+        return len(self.lines)
+
     def complete(self, text: str) -> str:
         """`text` with its last word finished from the question's choices
         (as far as they agree), for a client that sends Tab."""
@@ -425,13 +441,16 @@ class LineTeletype(Teletype):
         return text[:len(text) - len(typing)] + whole + end
 
     async def ask(self, prompt: str, choices: Choices = (),
-                  history: str = "game") -> str:
-        """Print `prompt`, wait for the next line, return it cleaned."""
+                  history: str = "game", *, hidden: bool = False) -> str:
+        """Print `prompt`, wait for the next line, return it cleaned; with
+        `hidden`, the line is a password: not echoed, not kept on the roll."""
         if self.ended is Signal.GOING_DOWN and history == "room":
             self.interrupted = False
         self._raise_if_interrupted()
         if self.ended is not None and not self.lines:
             raise EOFError
+        if hidden:
+            self.echo(True)  # before the prompt, which ends what is sent
         self._type(self._fold(str(prompt)) + self.carriage.flush())
         await self.drain()
         self.flush()
@@ -440,9 +459,11 @@ class LineTeletype(Teletype):
             line = await self._next_line()
         finally:
             self.choices = ()
+            if hidden:
+                self.echo(False)
         if isinstance(line, (str, bytes)):
             answer = clean(line)
-            self._keep(self._fold(answer + "\n"))  # their terminal showed it
+            self._keep(self._fold("\n" if hidden else answer + "\n"))
             return answer
         self._keep(self._fold("\n"))
         self.carriage.home()

@@ -94,7 +94,8 @@ class Served:
             command = [sys.executable, "-c", PROFILED, str(profile)]
         self.process = subprocess.Popen(
             command + ["serve", "--telnet", "0", "--max-players",
-                       str(players), *extra], cwd=ROOT, env=env,
+                       str(players), "--claims", "100000", *extra],
+            cwd=ROOT, env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
         self.ports = {}
@@ -181,12 +182,11 @@ class Client:
         its password; not timed, since it is not a game's line."""
         password = f"{self.name} secret".encode()
         self.writer.write(self.name.encode() + b"\r\n")
-        told = await self.until(b"PASSWORD? ")
+        await self.until(b"PASSWORD? ")
         self.writer.write(password + b"\r\n")
-        if b"is a new name" in told:
-            await self.until(b"AGAIN? ")
+        if (await self.until((b"AGAIN? ", b"> "))).endswith(b"AGAIN? "):
             self.writer.write(password + b"\r\n")
-        await self.until(b"> ")
+            await self.until(b"> ")
 
     async def send(self, line: str, ending=PROMPTS) -> bytes:
         sent = time.perf_counter()

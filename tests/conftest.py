@@ -44,13 +44,13 @@ def site(tmp_path_factory):
 def served(tmp_path):
     """Start served rooms on the loopback (tests/served.py), each with the
     limits given; every one is closed after the test."""
-    from served import Limits, Running  # tests/served.py
+    from served import Running, limits_of  # tests/served.py
 
     running = []
 
     def start(**limits) -> Running:
         ssh = limits.pop("ssh", False)
-        running.append(Running(tmp_path / "home", Limits(**limits), ssh))
+        running.append(Running(tmp_path / "home", limits_of(**limits), ssh))
         return running[-1]
     yield start
     for server in running:

@@ -9,7 +9,10 @@ import threading
 import time
 from pathlib import Path
 
-from retro.rooms.served import PASSWORD_PROMPT, Limits, Server
+from retro.rooms.limits import Limits
+from retro.rooms.login import NAME_PROMPT, PASSWORD_PROMPT
+from retro.rooms.server import Server
+from retro.services.guard import Guarding
 from retro.services.store import FILENAME, Store
 from retro.wires.ssh import open_ssh
 from retro.wires.telnet import AYT, IAC, open_telnet
@@ -17,12 +20,20 @@ from retro.wires.telnet import AYT, IAC, open_telnet
 WAIT = 10.0  # the longest any one answer may take, in seconds
 
 
+def limits_of(**given) -> Limits:
+    """Limits with the fields `given`, the guard's among them (pause=...)."""
+    guarding = {name: given.pop(name) for name in list(given)
+                if name in Guarding.__dataclass_fields__}
+    return Limits(**given, guarding=Guarding(**guarding))
+
+
 class Player:
     """A telnet client on a real socket, reading until it sees something."""
 
     def __init__(self, port: int, name: str | None = None,
-                 password: str | None = None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+                 password: str | None = None, source: str = "127.0.0.1"):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT,
+                                             source_address=(source, 0))
         self.seen = self.heard = b""  # not yet expected; everything
         if name is not None:
             self.log_in(name, f"{name.lower()} secret" if password is None
@@ -31,14 +42,34 @@ class Player:
     def log_in(self, name: str, password: str = "") -> str:
         """Give `name` and `password` (claiming the name if it is new; an
         empty password is a guest's); what the login printed."""
-        self.expect("NAME")
+        told = self.expect(NAME_PROMPT)
         self.say(name)
-        told = self.expect(PASSWORD_PROMPT)
+        told += self.expect(PASSWORD_PROMPT)
         self.say(password)
-        if password and "is a new name" in told:
-            told += self.expect("AGAIN? ")
+        seen, which = self.expect_either("AGAIN? ", "> ")
+        if which == "AGAIN? ":
             self.say(password)
-        return told + self.expect("> ")
+            seen += self.expect("> ")
+        return told + seen
+
+    def expect_either(self, *texts: str, wait: float = WAIT) -> tuple[str, str]:
+        """Everything up to the first of `texts` to come, and which came."""
+        deadline = time.monotonic() + wait
+        while True:
+            found = [(self.seen.find(text.encode()), text) for text in texts
+                     if text.encode() in self.seen]
+            if found:
+                return self.expect(min(found)[1]), min(found)[1]
+            left = deadline - time.monotonic()
+            assert left > 0, f"none of {texts!r} in {self.seen[-400:]!r}"
+            self.sock.settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            assert data, f"closed before {texts!r}: {self.seen[-400:]!r}"
+            self.seen += data
+            self.heard += data
 
     def say(self, line: str | bytes, end: bytes = b"\r\n") -> None:
         self.sock.sendall((line.encode() if isinstance(line, str) else line)
@@ -106,11 +137,13 @@ class Running:
         self.loop = asyncio.get_running_loop()
         self.server = Server(self.path, limits, log=self.logs.append,
                              operator=self.operator)
-        listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0)]
+        listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0,
+                                       closing=limits.closing)]
         if ssh:
             listeners.append(await open_ssh(
                 self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
-                doors=self.server, grace=limits.name_wait))
+                doors=self.server, grace=limits.name_wait, tries=limits.tries,
+                closing=limits.closing))
         self.ports = [listener.sockets[0].getsockname()[1] for listener in listeners]
         self.port = self.ports[0]
         self.stop = asyncio.Event()
@@ -118,7 +151,7 @@ class Running:
         await self.stop.wait()
         for listener in listeners:
             listener.close()
-        await self.server.go_down(grace=3.0)
+        await self.server.go_down()
 
     def store(self, player: str | None = None) -> Store:
         return Store.open(self.path, player=player)

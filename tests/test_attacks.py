@@ -26,7 +26,8 @@ from retro.games.hexapawn import HER_KEY, Lesson, keep, load_her
 from retro.engines.matchbox import Change, fresh, matchboxes, robot_json
 from retro.engines.hexapawn_rules import SECOND
 from retro.rooms.serve import SERVED
-from retro.rooms.served import PASSWORD_PROMPT, Limits
+from retro.rooms.limits import Limits
+from retro.rooms.login import NAME_PROMPT, PASSWORD_PROMPT
 from retro.services.accounts import account, hashed, matches
 from retro.services.store import FILENAME, Store, console_player
 from retro.wires.telnet import DO, IAC, TIMING_MARK, WILL
@@ -79,7 +80,7 @@ def test_a_claimed_name_cannot_be_entered_without_its_password(served):
     for guess in ("", "password", "ada's own secreT"):
         thief.say(guess)
     seen = thief.closed()
-    assert seen.count("That is not ada's password.") == 3
+    assert seen.count("That is not the PASSWORD for ada.") == 2
     assert "3 WRONG PASSWORDS: DISCONNECTED" in seen
     assert "machine room" not in seen
     held = account(server.store(), "ada")
@@ -96,13 +97,16 @@ def test_wrong_passwords_are_slowed_whatever_the_connections(served):
     thieves = [Player(server.port) for _ in range(4)]
     started = time.monotonic()
     for thief in thieves:
-        thief.expect("NAME")
+        thief.expect(NAME_PROMPT)
         thief.say("ada")
         thief.expect(PASSWORD_PROMPT)
         thief.say("guess")
-    for thief in thieves:
-        assert "WRONG PASSWORD" in thief.closed()
-    assert time.monotonic() - started >= 4 * 0.5  # one guess at a time
+    seen = [thief.closed() for thief in thieves]
+    answered = [text for text in seen if "WRONG PASSWORD" in text]
+    refused = [text for text in seen if "Too many tries at ada" in text]
+    queue = Limits().guarding.queue
+    assert len(answered) == queue + 1 and len(refused) == 3 - queue
+    assert time.monotonic() - started >= (queue + 1) * 0.5  # one at a time
 
 
 def test_the_console_players_data_is_out_of_reach_of_every_name(tmp_path):
@@ -489,15 +493,17 @@ def test_openssh_in_a_real_terminal_asks_the_password_completes_and_exits_0(
 
 def test_a_store_that_cannot_be_used_turns_a_login_away_in_a_line(
         served, monkeypatch):
-    import retro.rooms.served as room
+    import retro.rooms.server as room
 
     def locked(store, name):
         raise room.StoreError("the store is locked by another program")
     server = served()
     monkeypatch.setattr(room, "account", locked)
     player = Player(server.port)
-    player.expect("NAME")
+    player.expect(NAME_PROMPT)
     player.say("ada")
+    player.expect(PASSWORD_PROMPT)
+    player.say("ada's own secret")
     seen = player.closed()
     assert "store cannot be used (the store is locked" in seen
     assert not any("Traceback" in line for line in server.logs)
@@ -544,33 +550,34 @@ def test_a_typed_line_keeps_no_control_character_but_ctrl_c_and_ctrl_d(raw):
                 if (byte < 0x20 and byte not in (0x03, 0x04)) or byte == 0x7f]
 
 
-def test_a_full_waiting_room_drops_a_silent_line_of_the_most_crowded_address():
-    from retro.rooms.served import Waiting
+def test_a_full_waiting_room_drops_the_oldest_of_the_most_crowded_address():
+    from retro.rooms.waiting import Waiting
 
     dropped = []
-    room = Waiting(Limits(waiting=4, per_address=3))
+    room = Waiting(Limits(waiting=4, waiting_per_address=3))
     flood = [room.arrive("10.0.0.1", lambda n=n: dropped.append(n))
              for n in range(3)]
     stranger = room.arrive("10.0.0.2", lambda: dropped.append("stranger"))
     assert None not in flood and stranger is not None
-    assert room.arrive("10.0.0.3", lambda: None) is not None
+    room.arrive("10.0.0.3", lambda: None)
     assert dropped == [0]  # the flood's oldest, not the stranger
-    for ticket in room.tickets:
-        room.heard(ticket)
-    assert room.arrive("10.0.0.4", lambda: None) is None  # all have spoken
+    room.arrive("10.0.0.1", lambda: None)  # its own place, from its own
+    assert dropped == [0, 1] and len(room) == 4
 
 
 def test_a_login_that_breaks_ends_its_line_and_the_server_goes_on(
         served, monkeypatch):
-    import retro.rooms.served as room
+    import retro.rooms.server as room
 
     def broken(store, name):
         raise RuntimeError("a bug")
     server = served()
     monkeypatch.setattr(room, "account", broken)
     player = Player(server.port)
-    player.expect("NAME")
+    player.expect(NAME_PROMPT)
     player.say("ada")
+    player.expect(PASSWORD_PROMPT)
+    player.say("")
     assert "THE MACHINE HAS JAMMED" in player.closed()
     assert any("login broke" in line and "RuntimeError" in line
                for line in server.logs)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from retro.rooms.serve import SERVED
-from retro.rooms.served import NAME_PROMPT, PASSWORD_PROMPT, Budget
+from retro.rooms.login import NAME_PROMPT, PASSWORD_PROMPT
+from retro.services.guard import Budget
 from retro.services.store import FILENAME, Store
 from retro.wires.lines import Lines
 from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,
@@ -76,13 +77,16 @@ def test_a_name_is_asked_and_checked(served):
     player.say("")
     player.expect("NAME")
     player.say("Ada-1")
-    assert "ada-1 is a new name" in player.expect(PASSWORD_PROMPT)
+    player.expect(PASSWORD_PROMPT)
     player.say("")  # a guest
-    assert "machine room" in player.expect("> ")
+    seen = player.expect("> ")
+    assert "You play as ada-1, a guest" in seen and "machine room" in seen
     other = Player(server.port)
-    other.expect("NAME")
+    other.expect(NAME_PROMPT)
     other.say("ADA-1")
-    assert "ada-1 is on line already" in other.expect("NAME")
+    other.expect(PASSWORD_PROMPT)
+    other.say("")
+    assert "ada-1 is on line already" in other.expect(NAME_PROMPT)
     player.ask("quit", "dreams.")
     player.closed()
 

@@ -16,8 +16,12 @@ from pathlib import Path
 from retro.common import UsageError, whole_number
 from retro.games.registry import GAMES
 from retro.rooms.room import install
-from retro.rooms.served import NAME_RULE, Limits, Server
-from retro.services.accounts import account, claim, hashed, password_trouble
+from retro.rooms.limits import Limits
+from retro.rooms.login import NAME_RULE
+from retro.rooms.server import Server
+from retro.services.accounts import (account, claim, hashed, matches,
+                                     password_trouble)
+from retro.services.guard import Guarding
 from retro.services.store import Store, data_dir, is_name
 from retro.wires.ssh import SSH_MISSING, KeyTrouble, open_ssh
 from retro.wires.telnet import open_telnet
@@ -31,12 +35,13 @@ async def serve(path: Path, limits: Limits, host: str, telnet: int,
     """Serve the room until Ctrl-C, SIGTERM or SIGHUP; the exit status."""
     server = Server(path, limits, operator=operator)
     try:
-        listeners = [("telnet", await open_telnet(server.connect, host,
-                                                  telnet))]
+        listeners = [("telnet", await open_telnet(
+            server.connect, host, telnet, closing=limits.closing))]
         if ssh is not None:
             listeners.append(("ssh", await open_ssh(
                 server.connect, host, ssh, keys=path.parent, doors=server,
-                grace=limits.name_wait, tries=limits.tries)))
+                grace=limits.name_wait, tries=limits.tries,
+                closing=limits.closing)))
     except (OSError, KeyTrouble) as error:
         server.log(f"cannot listen on {host}: {error.strerror or error}"
                    if isinstance(error, OSError) else str(error))
@@ -79,8 +84,17 @@ def register(subparsers) -> None:
                         "NAME is not claimed yet)")
     parser.add_argument("--max-players", type=whole_number(1, 10000),
                         default=Limits.players, metavar="N",
-                        help=f"players logged in at once (default "
-                        f"{Limits.players})")
+                        help=f"players logged in at once, one place kept for "
+                        f"the operator (default {Limits.players})")
+    parser.add_argument("--per-address", type=whole_number(1, 10000),
+                        default=Limits.per_address, metavar="N",
+                        help=f"players and guests on line from one address, "
+                        f"the operator not counted (default "
+                        f"{Limits.per_address})")
+    parser.add_argument("--claims", type=whole_number(1), metavar="N",
+                        default=Guarding.room_claims,
+                        help=f"names that may be claimed in the whole room in a "
+                        f"minute (default {Guarding.room_claims})")
     parser.add_argument("--idle", type=whole_number(1), metavar="SECONDS",
                         default=int(Limits.idle),
                         help="seconds a named player may be silent "
@@ -134,8 +148,9 @@ SERVED = "served.sqlite3"  # the served room's store, apart from the console's
 def serve_command(args) -> int:
     if args.ssh is not None and importlib.util.find_spec("asyncssh") is None:
         raise UsageError(SSH_MISSING)
-    limits = Limits(players=args.max_players, idle=float(args.idle),
-                    name_wait=float(args.name_wait))
+    limits = Limits(players=args.max_players, per_address=args.per_address,
+                    idle=float(args.idle), name_wait=float(args.name_wait),
+                    guarding=Guarding(room_claims=args.claims))
     trouble = room_for_files(args.max_players, limits)
     if trouble is not None:
         raise UsageError(trouble)
@@ -145,33 +160,45 @@ def serve_command(args) -> int:
               f"as a guest", file=sys.stderr)
     path = data_dir() / SERVED
     if args.operator is not None:
-        claim_operator(path, args.operator)
+        own_operator(path, args.operator)
     for game in GAMES:
         install(game)
     return asyncio.run(serve(path, limits, args.host, args.telnet,
                              args.ssh, args.operator))
 
 
-def claim_operator(path: Path, name: str) -> None:
-    """Claim the operator's name at this terminal, if nobody has."""
+def own_operator(path: Path, name: str) -> None:
+    """Claim the operator's name at this terminal, or prove it there."""
     with Store.open(path) as store:
-        if account(store, name) is not None:
-            return
+        held = account(store, name)
         if not sys.stdin.isatty():
-            raise UsageError(f"the operator {name} has no password yet: "
-                             f"start retro serve --operator {name} at a "
-                             f"terminal once, to give it one")
-        while True:
-            password = getpass.getpass(f"A PASSWORD for {name}, the "
-                                       f"operator: ")
-            trouble = password_trouble(password)
-            if trouble is None and getpass.getpass("The same again: ") \
-                    != password:
-                trouble = "The two were not the same."
-            if trouble is None:
-                break
-            print(trouble, file=sys.stderr)
-        claim(store, name, hashed(password))
+            raise UsageError(
+                f"the operator {name} "
+                + ("has no password yet" if held is None else
+                   "must be proved with its password") +
+                f": start retro serve --operator {name} at a terminal")
+        if held is not None:
+            for _ in range(Limits.tries):
+                if matches(getpass.getpass(f"{name}'s PASSWORD, to be the "
+                                           f"operator: "), held.password):
+                    return
+                print("That is not its password.", file=sys.stderr)
+            raise UsageError(f"{name} was not proved: it is somebody's "
+                             f"name, and only its owner may be the operator")
+        claim(store, name, hashed(new_password(name)))
+
+
+def new_password(name: str) -> str:
+    """A new password for the operator, typed twice at this terminal."""
+    while True:
+        password = getpass.getpass(f"A PASSWORD for {name}, the operator: ")
+        trouble = password_trouble(password)
+        if trouble is None and getpass.getpass("The same again: ") \
+                != password:
+            trouble = "The two were not the same."
+        if trouble is None:
+            return password
+        print(trouble, file=sys.stderr)
 
 
 def loopback(host: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -22,6 +23,8 @@ class Line(Protocol):
     def ended(self) -> None: ...
     def lost(self) -> None: ...
     def complete(self, text: str) -> str: ...
+    def pause_writing(self) -> None: ...
+    def resume_writing(self) -> None: ...
 
 
 # write=, close=, waiting=, echo=, host=, peer=; for SSH also
@@ -29,15 +32,27 @@ class Line(Protocol):
 Connect = Callable[..., Line]
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who is at the other end, as the wire knows them."""
+
+    host: str  # the address
+    peer: str = ""  # the address and port, with the wire's name
+    login: str = ""  # the SSH user name, if any
+    proven: str = ""  # the name SSH has proved, if any
+
+
 class Doors(Protocol):
     """What a listener asks the served room before a line exists."""
 
+    def refusal(self, host: str) -> str | None: ...
     def arrive(self, host: str, drop: Callable[[], object]) -> object: ...
-    def heard(self, ticket: object) -> None: ...
     def leave(self, ticket: object) -> None: ...
+    def probe(self, caller: Caller) -> str | None: ...
     async def needs_proof(self, name: str) -> bool: ...
-    async def proves(self, name: str, *, password: str | None = None,
-                     key: str | None = None, peer: str = "") -> bool: ...
+    async def password_proves(self, name: str, password: str,
+                              caller: Caller) -> bool: ...
+    async def key_proves(self, name: str, key: str) -> bool: ...
 
 
 class Lines:

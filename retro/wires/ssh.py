@@ -9,7 +9,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from retro.wires.lines import Connect, Doors, Line, keep_alive
+from retro.wires.lines import Caller, Connect, Doors, Line, keep_alive
 
 
 SSH_MISSING = "SSH needs asyncssh: pip install 'retro[ssh]'"
@@ -68,7 +68,8 @@ def public_key(text: str) -> str | None:
 
 
 async def open_ssh(connect: Connect, host: str, port: int, *,
-                   keys: Path, doors: Doors, grace: float, tries: int = 3):
+                   keys: Path, doors: Doors, grace: float, tries: int = 3,
+                   closing: float = 5.0):
     """Listen for SSH; the listener."""
     import asyncssh
 
@@ -77,14 +78,16 @@ async def open_ssh(connect: Connect, host: str, port: int, *,
 
     class Gate(asyncssh.SSHServer):
         def connection_made(self, conn) -> None:
-            self.conn, self.proven, self.offered, self.opened = conn, "", "", False
-            self.wrong = 0  # passwords
+            self.conn, self.opened, self.offered, self.tries = conn, False, "", 0
+            self.user, self.needs, self.accepted, self.proven = "", True, "", ""
             keep_alive(conn.get_extra_info("socket"))
             self.host = str((conn.get_extra_info("peername") or ("?",))[0])
-            self.ticket = doors.arrive(self.host, conn.close)
+            self.refused = doors.refusal(self.host)
+            self.ticket = None if self.refused else doors.arrive(self.host,
+                                                                 conn.close)
             loop = asyncio.get_running_loop()
-            if self.ticket is None:
-                loop.call_soon(conn.close)  # no room to wait in
+            if self.ticket is None and self.refused is None:
+                loop.call_soon(conn.close)  # the room is going down
             self.timer = loop.call_later(grace, self.too_slow)
 
         def too_slow(self) -> None:
@@ -96,10 +99,22 @@ async def open_ssh(connect: Connect, host: str, port: int, *,
             if self.ticket is not None:  # not handed to a session
                 doors.leave(self.ticket)
 
+        def refuse(self, why: str) -> None:
+            """Say `why` in the banner SSH shows, and close."""
+            try:
+                self.conn.send_auth_banner(why + "\r\n")
+            except OSError:  # authentication is over: too late for a banner
+                pass
+            asyncio.get_running_loop().call_soon(self.conn.close)
+
         async def begin_auth(self, username: str) -> bool:
-            if self.ticket is not None:  # the client has spoken SSH: not silent
-                doors.heard(self.ticket)
-            return await doors.needs_proof(username)
+            self.user, self.accepted = username, ""  # a new name: nothing noted
+            why = self.refused or doors.probe(Caller(self.host, f"ssh {self.host}"))
+            if why is not None:
+                self.refuse(why)
+                return True
+            self.needs = await doors.needs_proof(username)
+            return self.needs
 
         def password_auth_supported(self) -> bool:
             return True
@@ -108,43 +123,50 @@ async def open_ssh(connect: Connect, host: str, port: int, *,
             return True
 
         async def validate_password(self, username: str, password: str) -> bool:
-            if await self.proved(username, password=password):
-                return True
-            self.wrong += 1
-            if self.wrong >= tries:
+            self.tries += 1  # counted as it comes, whatever becomes of the check
+            if self.tries > tries:
                 self.conn.close()
-            return False
+                return False
+            caller = Caller(self.host, f"ssh {self.host}")
+            try:
+                proved = await doors.password_proves(username, password, caller)
+            except Exception as refused:  # the room's guard: said, then closed
+                self.refuse(str(refused))
+                return False
+            self.accepted = username if proved and username == self.user else ""
+            return proved
 
         async def validate_public_key(self, username: str, key) -> bool:
             self.offered = openssh(key)
-            return await self.proved(username, key=self.offered)
-
-        async def proved(self, name: str, **proof) -> bool:
-            if not await doors.proves(name, peer=f"ssh {self.host}", **proof):
+            if not await doors.key_proves(username, self.offered):
                 return False
-            self.proven = name
-            if self.ticket is not None:
-                doors.heard(self.ticket)
-            return True
+            self.accepted = username if username == self.user else ""
+            return True  # asyncssh goes on to check the signature
+
+        def auth_completed(self) -> None:
+            name = self.conn.get_extra_info("username") or ""
+            self.proven = name if (self.needs and name == self.user
+                                   and name == self.accepted) else ""
 
         def session_requested(self):
             if self.opened or self.ticket is None:
                 return False  # one session a connection
             self.opened, ticket, self.ticket = True, self.ticket, None
-            return Session(connect, host=self.host, proven=self.proven,
+            return Session(connect, closing, host=self.host, proven=self.proven,
                            offered=self.offered, ticket=ticket)
 
     return await asyncssh.create_server(
         Gate, host, port, server_host_keys=[host_key(keys, asyncssh)],
         backlog=512, encoding="utf-8", errors="replace", line_editor=True,
-        login_timeout=grace, keepalive_interval=60, keepalive_count_max=4)
+        login_timeout=grace, keepalive_interval=60, keepalive_count_max=4,
+        agent_forwarding=False)
 
 
 class SSHLine:
     """One SSH session: text in and out for its line."""
 
-    def __init__(self, connect: Connect, **gate):
-        self.connect, self.gate = connect, gate
+    def __init__(self, connect: Connect, closing: float, **gate):
+        self.connect, self.closing, self.gate = connect, closing, gate
         self.line: Line | None = None
 
     def connection_made(self, channel) -> None:
@@ -160,10 +182,8 @@ class SSHLine:
             waiting=self.channel.get_write_buffer_size,
             peer=f"ssh {self.gate['host']}:{port}",
             login=self.channel.get_extra_info("username") or "", **self.gate)
-        try:
+        if self.channel.get_terminal_type():  # the line editor is on
             self.channel.register_key("\t", self.tab)
-        except (AttributeError, RuntimeError):  # no terminal, no editor
-            pass
         self.line.opened()
 
     def tab(self, text: str, position: int) -> tuple[str, int]:
@@ -173,10 +193,8 @@ class SSHLine:
         return done + text[position:], len(done)
 
     def echo(self, hidden: bool) -> None:
-        try:
+        if self.channel.get_terminal_type():  # else the client echoes
             self.channel.set_echo(not hidden)
-        except (AttributeError, RuntimeError):  # no terminal, no editor
-            pass
 
     def data_received(self, data: str, datatype) -> None:
         text = data.encode()
@@ -200,9 +218,17 @@ class SSHLine:
         if self.line is not None:
             self.line.lost()
 
+    def pause_writing(self) -> None:
+        if self.line is not None:
+            self.line.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.line is not None:
+            self.line.resume_writing()
+
     def close(self) -> None:
         try:
             self.channel.exit(0)
         except (OSError, RuntimeError):  # the channel is closing already
             self.channel.close()
-        asyncio.get_running_loop().call_later(5.0, self.channel.abort)
+        asyncio.get_running_loop().call_later(self.closing, self.channel.abort)

@@ -81,8 +81,8 @@ class Telnet:
 class TelnetLine(asyncio.Protocol):
     """One telnet connection: bytes in and out for its line."""
 
-    def __init__(self, connect: Connect):
-        self.connect, self.telnet = connect, Telnet()
+    def __init__(self, connect: Connect, closing: float):
+        self.connect, self.telnet, self.closing = connect, Telnet(), closing
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -109,7 +109,8 @@ class TelnetLine(asyncio.Protocol):
 
     def close(self) -> None:
         self.transport.close()
-        asyncio.get_running_loop().call_later(5.0, self.transport.abort)
+        asyncio.get_running_loop().call_later(self.closing,
+                                              self.transport.abort)
 
     def data_received(self, data: bytes) -> None:
         if not self.line.pays(data):
@@ -127,9 +128,17 @@ class TelnetLine(asyncio.Protocol):
     def connection_lost(self, error: Exception | None) -> None:
         self.line.lost()
 
+    def pause_writing(self) -> None:
+        self.line.pause_writing()
 
-async def open_telnet(connect: Connect, host: str, port: int):
-    """Listen for telnet; the listener."""
+    def resume_writing(self) -> None:
+        self.line.resume_writing()
+
+
+async def open_telnet(connect: Connect, host: str, port: int, *,
+                      closing: float = 5.0):
+    """Listen for telnet; the listener. A line closed is cut `closing`
+    seconds later if it has not taken what it was sent."""
     return await asyncio.get_running_loop().create_server(
-        lambda: TelnetLine(connect), host, port, backlog=512,
+        lambda: TelnetLine(connect, closing), host, port, backlog=512,
         reuse_address=True)

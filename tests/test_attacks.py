@@ -80,7 +80,7 @@ def test_a_claimed_name_cannot_be_entered_without_its_password(served):
     for guess in ("", "password", "ada's own secreT"):
         thief.say(guess)
     seen = thief.closed()
-    assert seen.count("That is not the PASSWORD for ada.") == 2
+    assert seen.count("That is not the PASSWORD for ada.") == 3
     assert "3 WRONG PASSWORDS: DISCONNECTED" in seen
     assert "machine room" not in seen
     held = account(server.store(), "ada")

@@ -11,6 +11,7 @@ from typing import Protocol
 from retro.common import quoted
 from retro.rooms.limits import Limits
 from retro.services.accounts import LONGEST, SHORTEST, password_trouble
+from retro.services.guard import Busy
 from retro.services.store import is_name
 from retro.services.teletype import LineTeletype
 from retro.wires.lines import Caller
@@ -75,13 +76,17 @@ async def log_in(tty: LineTeletype, doors: Doors, caller: Caller) -> Admission:
                 continue
         password = await tty.ask(PASSWORD_PROMPT, hidden=True)
         if await doors.claimed(name):
-            proved, missed = await doors.check(name, password, caller)
+            try:
+                proved, missed = await doors.check(name, password, caller)
+                told = f"That is not the PASSWORD for {name}."
+            except Busy as busy:  # a try all the same
+                proved, told = False, str(busy)
             if proved:
                 return Admission(name, "proven", missed)
             wrong += 1
             if wrong >= doors.limits.tries:
-                raise Goodbye(f"{wrong} WRONG PASSWORDS")
-            tty.say(f"That is not the PASSWORD for {name}.")
+                raise Goodbye(f"{wrong} WRONG PASSWORDS", said=told)
+            tty.say(told)
             continue
         admitted = await unclaimed(tty, doors, caller, name, password)
         if admitted is not None:

@@ -71,6 +71,10 @@ class Refused(Exception):
     one who tried)."""
 
 
+class Busy(Refused):
+    """A try refused because too many wait at its name: another may do."""
+
+
 class Guard:
     """Every door's budgets: turns by name, allowances by address and
     for the whole room."""
@@ -142,8 +146,8 @@ class Guard:
         many wait already. A wait abandoned leaves the queue."""
         held = self.turns.setdefault(name, [asyncio.Lock(), 0])
         if held[1] > self.rules.queue:
-            raise Refused(f"Too many tries at {name} just now: try again in a "
-                          f"moment.")
+            raise Busy(f"Too many tries at {name} just now: try again in a "
+                       f"moment.")
         held[1] += 1
         try:
             async with held[0]:

@@ -102,7 +102,7 @@ def test_wrong_passwords_are_slowed_whatever_the_connections(served):
         thief.expect(PASSWORD_PROMPT)
         thief.say("guess")
     seen = [thief.closed() for thief in thieves]
-    answered = [text for text in seen if "WRONG PASSWORD" in text]
+    answered = [text for text in seen if "not the PASSWORD for ada" in text]
     refused = [text for text in seen if "Too many tries at ada" in text]
     queue = Limits().guarding.queue
     assert len(answered) == queue + 1 and len(refused) == 3 - queue

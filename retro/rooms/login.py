@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from retro.common import quoted
+from retro.common import plural, quoted
 from retro.rooms.limits import Limits
 from retro.services.accounts import LONGEST, SHORTEST, password_trouble
 from retro.services.guard import Busy
@@ -21,9 +21,9 @@ NAME_PROMPT = "Your NAME (letters, digits, - and _, up to 16)? "
 NAME_RULE = "A NAME is 1 to 16 letters, digits, - and _."
 PASSWORD_PROMPT = "PASSWORD? "
 GREETING = (f"Give your NAME and its PASSWORD. A NAME nobody has claimed "
-            f"is yours with the PASSWORD you give it ({SHORTEST} to "
-            f"{LONGEST} characters), or yours as a guest, who keeps "
-            f"nothing, if you press RETURN at PASSWORD.")
+            f"becomes yours with the PASSWORD you give it ({SHORTEST} to "
+            f"{LONGEST} characters); RETURN alone at PASSWORD plays it as "
+            f"a guest, who keeps nothing.")
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ async def log_in(tty: LineTeletype, doors: Doors, caller: Caller) -> Admission:
                 return Admission(name, "proven", missed)
             wrong += 1
             if wrong >= doors.limits.tries:
-                raise Goodbye(f"{wrong} WRONG PASSWORDS", said=told)
+                raise Goodbye(plural(wrong, "WRONG PASSWORD"), said=told)
             tty.say(told)
             continue
         admitted = await unclaimed(tty, doors, caller, name, password)

@@ -413,3 +413,16 @@ def test_thousands_of_dropped_connections_write_a_few_lines(served):
     counted = sum(int(count.replace(",", "")) for count in re.findall(
         r"([\d,]+) (?:lines closed|connections dropped)", " ".join(lines)))
     assert counted >= 1000, lines
+
+
+def test_a_store_that_cannot_be_used_stops_the_server_in_one_line(tmp_path):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the store's directory should be")
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "serve", "--telnet", "0"], cwd=ROOT,
+        env=dict(os.environ, RETRO_HOME=str(blocker / "home")),
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "is a file, not a directory" in done.stderr

@@ -142,6 +142,20 @@ def room_for_files(players: int, limits: Limits) -> str | None:
             f"process may have {hard} (ulimit -n); --max-players {fits} fits")
 
 
+def store_trouble(path: Path) -> str | None:
+    """Why the served room's store at `path` cannot be used; None if it
+    can (a damaged file is set aside and a fresh one started, as ever)."""
+    said: list[str] = []
+    store = Store.open(path, warn=said.append)
+    store.close()
+    if store.path is not None:
+        for line in said:
+            print(line, file=sys.stderr)
+        return None
+    return said[-1].removeprefix("retro: ").split(
+        "; nothing will be kept")[0]
+
+
 SERVED = "served.sqlite3"  # the served room's store, apart from the console's
 
 
@@ -159,6 +173,10 @@ def serve_command(args) -> int:
               f"anyone who can reach it can connect, claim a name or play "
               f"as a guest", file=sys.stderr)
     path = data_dir() / SERVED
+    trouble = store_trouble(path)
+    if trouble is not None:
+        print(f"retro serve: {trouble}", file=sys.stderr)
+        return 1
     if args.operator is not None:
         own_operator(path, args.operator)
     for game in GAMES:

@@ -234,7 +234,7 @@ class Server:
         self.stopping = True
         self.minute.cancel()
         for connection in list(self.connections):
-            connection.write(self.GOING_DOWN)
+            connection.send(self.GOING_DOWN)
             if connection.session is None:
                 connection.close()
             else:

@@ -178,13 +178,19 @@ class SSHLine:
     def session_started(self) -> None:
         _, port, *_ = self.channel.get_extra_info("peername") or ("?", 0)
         self.line = self.connect(
-            write=self.channel.write, close=self.close, echo=self.echo,
+            write=self.write, close=self.close, echo=self.echo,
             waiting=self.channel.get_write_buffer_size,
             peer=f"ssh {self.gate['host']}:{port}",
             login=self.channel.get_extra_info("username") or "", **self.gate)
         if self.channel.get_terminal_type():  # the line editor is on
             self.channel.register_key("\t", self.tab)
         self.line.opened()
+
+    def write(self, text: str) -> None:
+        try:
+            self.channel.write(text)
+        except OSError:  # the channel is closing: its loss is on its way
+            pass
 
     def tab(self, text: str, position: int) -> tuple[str, int]:
         if self.line is None:

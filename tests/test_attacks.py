@@ -563,6 +563,10 @@ def test_a_full_waiting_room_drops_the_oldest_of_the_most_crowded_address():
     assert dropped == [0]  # the flood's oldest, not the stranger
     room.arrive("10.0.0.1", lambda: None)  # its own place, from its own
     assert dropped == [0, 1] and len(room) == 4
+    for ticket in room.tickets:  # the server is working for every one
+        ticket.at_work = True
+    assert room.arrive("10.0.0.5", lambda: None) is None
+    assert dropped == [0, 1]
 
 
 def test_a_login_that_breaks_ends_its_line_and_the_server_goes_on(

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from retro.rooms.limits import Chronicle
@@ -39,8 +40,38 @@ class Switchboard(Doors, Protocol):
     def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None: ...
     def forget(self, connection: Connection) -> None: ...
     def greeting(self) -> str: ...
+    def no_place(self) -> str: ...
     async def admit(self, connection: Connection,
                     admitted: Admission) -> None: ...
+
+
+class AtWork:
+    """The server's doors as one connection's login asks them: while the
+    server checks a password or claims a name, the connection's place in
+    the waiting room is held for it (the wait is the server's)."""
+
+    def __init__(self, connection: Connection):
+        self.connection, self.server = connection, connection.server
+        self.limits = self.server.limits
+
+    async def claimed(self, name: str) -> bool:
+        return await self.server.claimed(name)
+
+    async def check(self, name: str, password: str,
+                    caller: Caller) -> tuple[bool, int]:
+        with self.connection.at_work():
+            return await self.server.check(name, password, caller)
+
+    def probe(self, caller: Caller) -> str | None:
+        return self.server.probe(caller)
+
+    def holds(self, name: str) -> bool:
+        return self.server.holds(name)
+
+    async def claim(self, name: str, password: str,
+                    caller: Caller) -> str | None:
+        with self.connection.at_work():
+            return await self.server.claim(name, password, caller)
 
 
 def as_heard(line: bytes) -> bytes | Signal:
@@ -83,7 +114,7 @@ class Connection:
             self.ticket = self.server.arrive(self.host, self.pushed)
         if refused is not None or self.ticket is None:
             self.server.chronicle.note("connections refused", self.host)
-            self.write((refused or "The machine room is closing.") + "\n")
+            self.write((refused or self.server.no_place()) + "\n")
             self.close()
             return
         self.server.connections.add(self)
@@ -91,6 +122,17 @@ class Connection:
         self.timer = self.server.loop.call_later(
             self.limits.name_wait, self.close, "NO NAME GIVEN")
         self.login = asyncio.create_task(self.log_in())
+
+    @contextmanager
+    def at_work(self) -> Iterator[None]:
+        """The server works for this line meanwhile: its place is kept."""
+        if self.ticket is not None:
+            self.ticket.at_work = True
+        try:
+            yield
+        finally:
+            if self.ticket is not None:
+                self.ticket.at_work = False
 
     def pushed(self) -> None:
         """Dropped from the waiting room to make room for a newcomer."""
@@ -155,7 +197,7 @@ class Connection:
     async def log_in(self) -> None:
         """The login, then the session; a line that ends before is closed."""
         try:
-            admitted = await log_in(self.tty, self.server, self.caller)
+            admitted = await log_in(self.tty, AtWork(self), self.caller)
             await self.server.admit(self, admitted)
             return
         except (EOFError, KeyboardInterrupt):

@@ -118,6 +118,12 @@ class Server:
     def on_line(self) -> list[Session]:
         return sorted(self.players.values(), key=lambda s: s.name)
 
+    def no_place(self) -> str:
+        """What a connection that finds no place in the waiting room is told."""
+        if self.stopping:
+            return "The machine room is closing."
+        return "Too many are logging in just now. Try again in a minute."
+
     def greeting(self) -> str:
         return (f"RETRO TIME-SHARING SYSTEM: the machine room is open, "
                 f"{plural(len(self.players), 'player')} on line.\n{GREETING}\n")

@@ -15,6 +15,7 @@ class Ticket:
 
     def __init__(self, host: str, drop: Callable[[], object]):
         self.host, self.drop = host, drop
+        self.at_work = False  # the server is working for it: not its wait
 
 
 class Waiting:
@@ -25,29 +26,39 @@ class Waiting:
         self.limits = limits
         self.tickets: dict[Ticket, None] = {}  # oldest first
 
-    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket:
+    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None:
         """A place for a new connection from `host`, made if need be by
-        dropping the oldest of the most crowded address."""
+        dropping the oldest of the most crowded address; None if every
+        place is one the server is working for."""
         same = [ticket for ticket in self.tickets if ticket.host == host]
         if len(same) >= self.limits.waiting_per_address:
-            self.drop(same[0])
+            if not self.drop_oldest(same):
+                return None
         elif len(self.tickets) >= self.limits.waiting:
-            self.drop(self.most_crowded()[0])
+            if not self.drop_oldest(self.most_crowded()):
+                return None
         ticket = Ticket(host, drop)
         self.tickets[ticket] = None
         return ticket
 
-    def drop(self, ticket: Ticket) -> None:
+    def drop_oldest(self, tickets: list[Ticket]) -> bool:
+        """Drop the oldest of `tickets` the server is not working for."""
+        ticket = next((ticket for ticket in tickets if not ticket.at_work),
+                      None)
+        if ticket is None:
+            return False
         self.leave(ticket)
         ticket.drop()
+        return True
 
     def most_crowded(self) -> list[Ticket]:
-        """The waiting connections of the address that has the most,
-        oldest first."""
+        """The waiting connections of the address that has the most, oldest
+        first, those the server is working for left out."""
         by_host: dict[str, list[Ticket]] = {}
         for ticket in self.tickets:
-            by_host.setdefault(ticket.host, []).append(ticket)
-        return max(by_host.values(), key=len)
+            if not ticket.at_work:
+                by_host.setdefault(ticket.host, []).append(ticket)
+        return max(by_host.values(), key=len, default=[])
 
     def leave(self, ticket: Ticket | None) -> None:
         if ticket is not None:

@@ -6,6 +6,7 @@ as a failure with its reason.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -29,8 +30,31 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The book, built once for the whole run with `mkdocs build --strict`."""
-    target = tmp_path_factory.mktemp("site")
+    """The book, built once for the whole run with `mkdocs build --strict`.
+
+    The tests run in several processes at once (pytest-xdist); the first
+    to need the book builds it, under a lock, into the run's own directory,
+    and the others wait and share it. A failed build is remembered there
+    too, so it fails every test that needs the book without building again.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: its own
+        return build_the_book(tmp_path_factory.mktemp("site"))
+    run = tmp_path_factory.getbasetemp().parent  # shared by this run's workers
+    target, failed = run / "site", run / "site.failed"
+    with open(run / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if failed.exists():
+            pytest.fail(failed.read_text(), pytrace=False)
+        if not target.exists():
+            try:
+                build_the_book(run / "site.building").rename(target)
+            except AssertionError as error:
+                failed.write_text(str(error))
+                raise
+    return target
+
+
+def build_the_book(target: Path) -> Path:
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict",
          "--site-dir", str(target)],

@@ -10,6 +10,7 @@ import fcntl
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,40 +49,101 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group(group))
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The book, built once for the whole run with `mkdocs build --strict`.
+class Book:
+    """The book of this run, built once with `mkdocs build --strict`.
 
-    The tests run in several processes at once (pytest-xdist); the first
-    to need the book builds it, under a lock, into the run's own directory,
-    and the others wait and share it. A failed build is remembered there
-    too, so it fails every test that needs the book without building again.
+    The tests run in several processes at once (pytest-xdist), and all of
+    them share one build, kept in the run's own temporary directory. The
+    build starts in the background as soon as the tests are collected, if
+    any of them reads the book: it takes half a minute, and the tests that
+    do not need it run meanwhile. Whoever builds holds a lock on the
+    directory until the book is there; a test that needs it waits on that
+    lock. A failed build is remembered, and fails every test that reads the
+    book, with mkdocs's own words, without building again.
     """
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: its own
-        return build_the_book(tmp_path_factory.mktemp("site"))
-    run = tmp_path_factory.getbasetemp().parent  # shared by this run's workers
-    target, failed = run / "site", run / "site.failed"
-    with open(run / "site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if failed.exists():
-            pytest.fail(failed.read_text(), pytrace=False)
-        if not target.exists():
-            try:
-                build_the_book(run / "site.building").rename(target)
-            except AssertionError as error:
-                failed.write_text(str(error))
-                raise
-    return target
+
+    def __init__(self, config):
+        base = config._tmp_path_factory.getbasetemp()
+        run = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        self.site, self.failed = run / "site", run / "site.failed"
+        self.lock = run / "site.lock"
+        self.building: subprocess.Popen | None = None
+        self.finishing: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the build in the background, unless it is begun or done."""
+        lock = open(self.lock, "a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another worker is building it
+            lock.close()
+            return
+        if self.site.exists() or self.failed.exists():
+            lock.close()
+            return
+        self.building = self._mkdocs()
+        self.finishing = threading.Thread(target=self._finish, args=(lock,),
+                                          daemon=True)
+        self.finishing.start()
+
+    def wait(self) -> Path:
+        """The built site; built here and now if no one has begun it."""
+        with open(self.lock, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (self.site.exists() or self.failed.exists()):
+                self.building = self._mkdocs()
+                self._finish(None)
+        if self.failed.exists():
+            pytest.fail(self.failed.read_text(), pytrace=False)
+        return self.site
+
+    def done(self) -> None:
+        """Wait for a build begun here: other workers may be waiting on it,
+        even when this one has no test left."""
+        if self.finishing is not None:
+            self.finishing.join()
+
+    def _mkdocs(self) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "build", "--strict",
+             "--site-dir", str(self.site.with_suffix(".building"))],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+    def _finish(self, lock) -> None:
+        """Wait for the build, keep its outcome, and let the others in."""
+        try:
+            _, stderr = self.building.communicate()
+            if self.building.returncode == 0:
+                self.site.with_suffix(".building").rename(self.site)
+            else:
+                self.failed.write_text(
+                    f"mkdocs build --strict failed "
+                    f"(status {self.building.returncode}):\n{stderr}")
+        finally:
+            if lock is not None:
+                lock.close()
 
 
-def build_the_book(target: Path) -> Path:
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict",
-         "--site-dir", str(target)],
-        cwd=ROOT, capture_output=True, text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert result.returncode == 0, result.stderr
-    return target
+BOOK = pytest.StashKey[Book]()
+
+
+def pytest_collection_finish(session):
+    if any("site" in item.fixturenames for item in session.items):
+        session.config.stash[BOOK] = Book(session.config)
+        session.config.stash[BOOK].start()
+
+
+def pytest_unconfigure(config):
+    if BOOK in config.stash:
+        config.stash[BOOK].done()
+
+
+@pytest.fixture(scope="session")
+def site(pytestconfig):
+    """The book, built once for the whole run (Book, above)."""
+    book = pytestconfig.stash.setdefault(BOOK, Book(pytestconfig))
+    return book.wait()
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ as a failure with its reason.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,17 +29,121 @@ def pytest_sessionfinish(session, exitstatus):
                             "allows none (RETRO_NO_SKIPS=1)", red=True)
 
 
+def pytest_collection_modifyitems(items):
+    """Keep the tests that share a module's costly fixture on one worker.
+
+    Under pytest-xdist each worker sets up a module-scoped fixture for
+    itself: the browser's walk through the book, read twice, would cost
+    its minute twice. The tests of a module that use the same such
+    fixtures form one xdist group (`--dist loadgroup`), run by one worker;
+    the walk and the doctored copy of the book are two groups, side by side.
+    """
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        shared = sorted(
+            name for name, defs in (info.name2fixturedefs.items()
+                                    if info else ())
+            if defs and defs[-1].scope in ("module", "class", "package"))
+        if shared:
+            group = f"{item.module.__name__}:{'+'.join(shared)}"
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+class Book:
+    """The book of this run, built once with `mkdocs build --strict`.
+
+    The tests run in several processes at once (pytest-xdist), and all of
+    them share one build, kept in the run's own temporary directory. The
+    build starts in the background as soon as the tests are collected, if
+    any of them reads the book: it takes half a minute, and the tests that
+    do not need it run meanwhile. Whoever builds holds a lock on the
+    directory until the book is there; a test that needs it waits on that
+    lock. A failed build is remembered, and fails every test that reads the
+    book, with mkdocs's own words, without building again.
+    """
+
+    def __init__(self, config):
+        base = config._tmp_path_factory.getbasetemp()
+        run = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        self.site, self.failed = run / "site", run / "site.failed"
+        self.lock = run / "site.lock"
+        self.building: subprocess.Popen | None = None
+        self.finishing: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the build in the background, unless it is begun or done."""
+        lock = open(self.lock, "a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another worker is building it
+            lock.close()
+            return
+        if self.site.exists() or self.failed.exists():
+            lock.close()
+            return
+        self.building = self._mkdocs()
+        self.finishing = threading.Thread(target=self._finish, args=(lock,),
+                                          daemon=True)
+        self.finishing.start()
+
+    def wait(self) -> Path:
+        """The built site; built here and now if no one has begun it."""
+        with open(self.lock, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (self.site.exists() or self.failed.exists()):
+                self.building = self._mkdocs()
+                self._finish(None)
+        if self.failed.exists():
+            pytest.fail(self.failed.read_text(), pytrace=False)
+        return self.site
+
+    def done(self) -> None:
+        """Wait for a build begun here: other workers may be waiting on it,
+        even when this one has no test left."""
+        if self.finishing is not None:
+            self.finishing.join()
+
+    def _mkdocs(self) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "build", "--strict",
+             "--site-dir", str(self.site.with_suffix(".building"))],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+    def _finish(self, lock) -> None:
+        """Wait for the build, keep its outcome, and let the others in."""
+        try:
+            _, stderr = self.building.communicate()
+            if self.building.returncode == 0:
+                self.site.with_suffix(".building").rename(self.site)
+            else:
+                self.failed.write_text(
+                    f"mkdocs build --strict failed "
+                    f"(status {self.building.returncode}):\n{stderr}")
+        finally:
+            if lock is not None:
+                lock.close()
+
+
+BOOK = pytest.StashKey[Book]()
+
+
+def pytest_collection_finish(session):
+    if any("site" in item.fixturenames for item in session.items):
+        session.config.stash[BOOK] = Book(session.config)
+        session.config.stash[BOOK].start()
+
+
+def pytest_unconfigure(config):
+    if BOOK in config.stash:
+        config.stash[BOOK].done()
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The book, built once for the whole run with `mkdocs build --strict`."""
-    target = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict",
-         "--site-dir", str(target)],
-        cwd=ROOT, capture_output=True, text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert result.returncode == 0, result.stderr
-    return target
+def site(pytestconfig):
+    """The book, built once for the whole run (Book, above)."""
+    book = pytestconfig.stash.setdefault(BOOK, Book(pytestconfig))
+    return book.wait()
 
 
 @pytest.fixture

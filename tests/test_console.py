@@ -19,15 +19,20 @@ from retro.engines.matchbox import fresh, learning_curve, robot_json
 from retro.games.hexapawn import HER_KEY
 from retro.services.store import FILENAME, Store
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 READY = "\x1b[?2004h"  # prompt_toolkit is about to draw a prompt
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[>=]|\r")
 
 
-def spawn(home: Path, *args: str, columns: int = 80) -> pexpect.spawn:
+def spawn(home: Path, *args: str, columns: int = 80,
+          fast_paper: bool = False) -> pexpect.spawn:
+    """`retro ARGS` in a terminal; with `fast_paper`, its paper's pace kept
+    on a clock five times faster than the wall's (tests/fast_paper.py)."""
     env = dict(os.environ, RETRO_HOME=str(home), TERM="xterm",
                PROMPT_TOOLKIT_NO_CPR="1")
-    return pexpect.spawn(sys.executable, ["-m", "retro", *args], cwd=ROOT,
+    command = [str(HERE / "fast_paper.py")] if fast_paper else ["-m", "retro"]
+    return pexpect.spawn(sys.executable, [*command, *args], cwd=ROOT,
                          env=env, timeout=30, dimensions=(50, columns),
                          encoding="utf-8")
 
@@ -79,7 +84,7 @@ def test_hers_curve_is_drawn_whole_at_80_and_at_40_columns(tmp_path):
 
 def test_a_line_typed_while_the_paper_prints_is_echoed_and_answered(
         tmp_path):
-    child = spawn(tmp_path, "--baud", "300")
+    child = spawn(tmp_path, "--baud", "300", fast_paper=True)
     child.expect_exact("____")  # the banner has begun to print
     child.sendintr()  # enough of it: Ctrl-C stops the printing
     child.expect_exact("(To leave the room, type QUIT.)")
@@ -95,7 +100,7 @@ def test_a_line_typed_while_the_paper_prints_is_echoed_and_answered(
 
 
 def test_ctrl_c_while_the_banner_prints_only_says_how_to_leave(tmp_path):
-    child = spawn(tmp_path, "--baud", "110")
+    child = spawn(tmp_path, "--baud", "110", fast_paper=True)
     child.expect_exact("____")  # the banner has begun to print
     child.sendintr()
     child.expect_exact("(To leave the room, type QUIT.)", timeout=60)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import subprocess
 import sys
@@ -234,3 +235,26 @@ def test_the_linter_finds_nothing():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "."],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# one planted fault for each of PEP 8's blank-line rules (ruff's E301-E306)
+BLANK_LINE_FAULTS = {
+    "E301": "class A:\n    x = 1\n    def a(self):\n        pass\n",
+    "E302": "x = 1\ndef a():\n    pass\n",
+    "E303": "x = 1\n\n\n\ny = 2\n",
+    "E304": "def d(f):\n    return f\n\n\n@d\n\ndef a():\n    pass\n",
+    "E305": "def a():\n    pass\nx = 1\n",
+    "E306": "def a():\n    x = 1\n    def b():\n        pass\n    return x, b\n",
+}
+
+
+@pytest.mark.parametrize("code", sorted(BLANK_LINE_FAULTS))
+def test_the_linter_checks_each_blank_line_rule(code):
+    """The blank-line rules are preview rules, on only when selected by
+    name: each finds its planted fault under the project's own settings."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--output-format", "json",
+         "--stdin-filename", "planted.py", "-"],
+        input=BLANK_LINE_FAULTS[code], capture_output=True, text=True,
+        cwd=ROOT)
+    assert [found["code"] for found in json.loads(result.stdout)] == [code]

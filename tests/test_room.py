@@ -818,7 +818,6 @@ def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
 # -- hardening: whatever is typed, whatever the store does -------------------
 
 
-
 @given(st.sampled_from(["", " ", "play ", "PLAY "]), st.characters(),
        st.sampled_from(["", ".", "!", " "]))
 def test_a_single_letter_starts_only_what_it_begins(before, letter, after):

@@ -245,7 +245,7 @@ async def between_games(tty, *, keep: bool | None,
             return remember or keep
         return await read_yes_or_no(
             tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
-    except (Quit, EOFError):  # every game played was finished
+    except (Quit, EOFError, KeyboardInterrupt):  # every game was finished
         return None
 
 

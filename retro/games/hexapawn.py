@@ -54,17 +54,20 @@ async def play(tty, sitting: Sitting, *,
     tty.say()
     tty.say(her_so_far(memory))
     for seed in sitting.seeds():
-        game = await one_game(tty, memory.her, random.Random(seed))
-        if game is None:
+        try:
+            game = await one_game(tty, memory.her, random.Random(seed))
+            if game is None:  # QUIT
+                raise Abandoned
+        except (Abandoned, EOFError, KeyboardInterrupt):
             tty.say("HER BEADS ARE AS THEY WERE.")
-            raise Abandoned
+            raise
         memory = await finish(tty, sitting, memory, game, seed,
                               keeps=replay_of is None)
         try:
             if not await yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
                                    ANOTHER_GAME):
                 return
-        except EOFError:  # every game played was finished
+        except (EOFError, KeyboardInterrupt):  # every game was finished
             return
 
 

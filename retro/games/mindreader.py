@@ -193,7 +193,7 @@ async def play(tty, sitting: Sitting, *, opponent: str = "awk",
         machine = await meet_opponent(tty, opponent, rng, ask=ask_opponent)
         if machine is not None:
             await play_match(tty, machine, sitting)
-    except (Abandoned, EOFError):
+    except (Abandoned, EOFError, KeyboardInterrupt):
         tty.say(SIGN_OFF)  # as the AWK's END block runs at the end of input
         raise
     tty.say(SIGN_OFF)

@@ -82,7 +82,7 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
             if await one_bet(tty, next(seeds), sitting, length, rules) == 0:
                 tty.say("You are broke.")
                 await fresh_stake(tty, store, rules)
-    except (Leave, EOFError):
+    except (Leave, EOFError, KeyboardInterrupt):
         pass
     except StoreError as error:
         tty.say(f"The game stops here ({error}); no bet was open, so nothing "

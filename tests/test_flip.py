@@ -26,6 +26,7 @@ from retro.engines.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
                                 chance_of_no, fresh_profile, learned, new_mind,
                                 shifted)
 from retro.games import flip
+from retro.games.contract import add_options, defaults
 from retro.games.flip import profile_table
 from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype
@@ -426,8 +427,8 @@ def test_a_good_score_is_a_win_as_the_game_says():
 
 def test_play_options():
     parser = argparse.ArgumentParser()
-    front_end("flip").add_options(parser)
-    assert vars(parser.parse_args([])) == {
+    add_options(parser, front_end("flip").options)
+    assert vars(parser.parse_args([])) == defaults(front_end("flip")) == {
         "keep": None, "remember": False, "show_profile": True,
         "replay_of": None}
     assert parser.parse_args(["--from", "12"]).replay_of == 12

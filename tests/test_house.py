@@ -258,3 +258,27 @@ def test_the_linter_checks_each_blank_line_rule(code):
         input=BLANK_LINE_FAULTS[code], capture_output=True, text=True,
         cwd=ROOT)
     assert [found["code"] for found in json.loads(result.stdout)] == [code]
+
+
+def test_each_game_declares_its_options_once_for_every_host():
+    """`retro play`'s parser, the room and a page of the book all take a
+    game's options from its declarations, and agree with its `play`."""
+    import argparse
+
+    from retro.games.contract import add_options, defaults, in_the_room, typed
+
+    for game in registry.GAMES:
+        front_end = game.front_end()
+        parser = argparse.ArgumentParser()
+        add_options(parser, front_end.options)
+        untyped = vars(parser.parse_args([]))
+        assert untyped == {keyword: value for keyword, value
+                           in defaults(front_end).items()
+                           if keyword in typed(front_end.options)}
+        keywords = inspect.signature(front_end.play).parameters
+        for keyword, value in defaults(front_end).items():
+            assert keywords[keyword].default == value, (game.name, keyword)
+        room = in_the_room(front_end)
+        changed = {k for k in room if room[k] != defaults(front_end)[k]}
+        assert changed == ({"ask_opponent"} if game.name == "mindreader"
+                           else set()), game.name

@@ -19,8 +19,8 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     lesson, matchboxes, possessive,
                                     robot_changed, robot_changes,
                                     robot_from_json, robot_json)
-from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
-                                  add_from_option, is_quit, recorded)
+from retro.games.contract import (FROM, Abandoned, FrontEnd, RoomCommand,
+                                  Sitting, is_quit, recorded)
 from retro.services.store import StoreError, saving
 
 
@@ -409,7 +409,7 @@ def start_her_again(store, games: int) -> None:
         store.put(HER_KEY, memory_json(Memory(fresh("HER"), reset=reset)))
 
 
-FRONT_END = FrontEnd(play, add_options=add_from_option, commands=(
+FRONT_END = FrontEnd(play, options=(FROM,), commands=(
     RoomCommand("RESET HER", "Give HER fresh matchboxes; she starts again.",
                 reset_her, shared=True),
 ), lately=lambda store: " ".join(last_reset(load_her(store).reset)))

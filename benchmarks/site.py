@@ -67,6 +67,7 @@ def report_size(site: Path) -> None:
     total = sum(f.stat().st_size for f in files)
     figures = [f for f in files if f.parent == site / "figures"]
     maps = [f for f in files if f.suffix == ".map"]
+
     def weight(group):
         return size(sum(f.stat().st_size for f in group))
     print(f"site: {size(total)} in {len(files)} files; {len(figures)} "

@@ -167,22 +167,22 @@ def add_play_command(subparsers, chosen: str | None) -> None:
         one = games.add_parser(game.name, help=game.title,
                                description=f"Play {game.title}.")
         add_session_options(one, suppress=True)
-        before = {action.dest for action in one._actions}
-        if game.name == chosen:
-            add_game_options(one, game)
-        added = tuple(action.dest for action in one._actions
-                      if action.dest not in before)
+        added = add_game_options(one, game) if game.name == chosen else ()
         one.set_defaults(func=play_command, game=game.name,
                          game_options=added)
 
 
-def add_game_options(parser, game) -> None:
-    """The options of `game`'s own front end, if it has any."""
+def add_game_options(parser, game) -> tuple[str, ...]:
+    """The options of `game`'s own front end, if it has any; the keywords
+    they set."""
+    from retro.games.contract import add_options, typed
     from retro.rooms.room import install
 
     front_end = install(game).front_end
-    if front_end is not None and front_end.add_options is not None:
-        front_end.add_options(parser)
+    if front_end is None:
+        return ()
+    add_options(parser, front_end.options)
+    return typed(front_end.options)
 
 
 def open_session(args):

@@ -54,6 +54,7 @@ def ending(conversation) -> str:
         return "eof"
     return "over"
 
+
 # what any prompt may be sent: other scripts' digits, huge numbers and lines,
 # control characters, format characters, words a game knows, format codes
 HOSTILE_WORDS = ("\u0663", "\u00b2", "\u2463", "1" * 5000, "-" + "9" * 5000,

@@ -26,6 +26,7 @@ from retro.engines.flip import (NO, YES, FlipMachine, History, Mind, autoplay,
                                 chance_of_no, fresh_profile, learned, new_mind,
                                 shifted)
 from retro.games import flip
+from retro.games.contract import add_options, defaults
 from retro.games.flip import profile_table
 from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype
@@ -285,8 +286,11 @@ def test_ctrl_c_never_spoils_the_saved_profile(at):
     store = Store.memory()
     store.put(flip.PROFILE_KEY, SAVED)
     tty = Interrupted("n\n" + "y\n" * 50 + "y\n" + "n\n" * 50 + "n\n", at)
-    with pytest.raises(KeyboardInterrupt):
-        play("flip", tty, store=store, seed=4, remember=True)
+    if at == 52:  # at PLAY AGAIN, Ctrl-C ends the session, as N does
+        assert play("flip", tty, store=store, seed=4, remember=True) == "over"
+    else:
+        with pytest.raises(KeyboardInterrupt):
+            play("flip", tty, store=store, seed=4, remember=True)
     results = store.results("flip")
     if at <= 51:
         assert results == [] and store.get(flip.PROFILE_KEY) == SAVED
@@ -423,8 +427,8 @@ def test_a_good_score_is_a_win_as_the_game_says():
 
 def test_play_options():
     parser = argparse.ArgumentParser()
-    front_end("flip").add_options(parser)
-    assert vars(parser.parse_args([])) == {
+    add_options(parser, front_end("flip").options)
+    assert vars(parser.parse_args([])) == defaults(front_end("flip")) == {
         "keep": None, "remember": False, "show_profile": True,
         "replay_of": None}
     assert parser.parse_args(["--from", "12"]).replay_of == 12

@@ -375,8 +375,8 @@ def test_her_resigns_at_an_empty_box_and_loses_the_bead_before():
 
 
 def test_the_end_of_input_ends_the_game_cleanly_mid_game():
-    printed = run("8-5\n")
-    assert printed.rstrip().endswith("YOUR MOVE?")
+    printed = run("8-5\n")  # and says so, as QUIT does
+    assert printed.endswith("YOUR MOVE? \nHER BEADS ARE AS THEY WERE.\n")
 
 
 def test_quit_abandons_the_game_and_keeps_her_as_she_was():

@@ -37,7 +37,6 @@ PLAYS = [f"play {game.name}" for game in registry.GAMES] + [
     str(number) for number in range(1, len(registry.GAMES) + 1)]
 
 
-
 def screen_width(line: str) -> int:
     """The cells a line takes, measured as the teletype's carriage does."""
     return sum(cells(grapheme) for grapheme in graphemes(line))
@@ -79,7 +78,6 @@ def test_whatever_is_typed_at_the_room_it_answers_and_keeps_its_roll(
     assert after.startswith(ROOM[:40])  # the last LOOK still answered
     assert paper.rstrip().endswith(FAREWELL)
     assert max(map(screen_width, paper.splitlines()), default=0) <= 72
-
 
 
 # -- every prompt of every game: one property, each game's words and books --

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import subprocess
 import sys
@@ -234,3 +235,50 @@ def test_the_linter_finds_nothing():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "."],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# one planted fault for each of PEP 8's blank-line rules (ruff's E301-E306)
+BLANK_LINE_FAULTS = {
+    "E301": "class A:\n    x = 1\n    def a(self):\n        pass\n",
+    "E302": "x = 1\ndef a():\n    pass\n",
+    "E303": "x = 1\n\n\n\ny = 2\n",
+    "E304": "def d(f):\n    return f\n\n\n@d\n\ndef a():\n    pass\n",
+    "E305": "def a():\n    pass\nx = 1\n",
+    "E306": "def a():\n    x = 1\n    def b():\n        pass\n    return x, b\n",
+}
+
+
+@pytest.mark.parametrize("code", sorted(BLANK_LINE_FAULTS))
+def test_the_linter_checks_each_blank_line_rule(code):
+    """The blank-line rules are preview rules, on only when selected by
+    name: each finds its planted fault under the project's own settings."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--output-format", "json",
+         "--stdin-filename", "planted.py", "-"],
+        input=BLANK_LINE_FAULTS[code], capture_output=True, text=True,
+        cwd=ROOT)
+    assert [found["code"] for found in json.loads(result.stdout)] == [code]
+
+
+def test_each_game_declares_its_options_once_for_every_host():
+    """`retro play`'s parser, the room and a page of the book all take a
+    game's options from its declarations, and agree with its `play`."""
+    import argparse
+
+    from retro.games.contract import add_options, defaults, in_the_room, typed
+
+    for game in registry.GAMES:
+        front_end = game.front_end()
+        parser = argparse.ArgumentParser()
+        add_options(parser, front_end.options)
+        untyped = vars(parser.parse_args([]))
+        assert untyped == {keyword: value for keyword, value
+                           in defaults(front_end).items()
+                           if keyword in typed(front_end.options)}
+        keywords = inspect.signature(front_end.play).parameters
+        for keyword, value in defaults(front_end).items():
+            assert keywords[keyword].default == value, (game.name, keyword)
+        room = in_the_room(front_end)
+        changed = {k for k in room if room[k] != defaults(front_end)[k]}
+        assert changed == ({"ask_opponent"} if game.name == "mindreader"
+                           else set()), game.name

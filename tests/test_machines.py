@@ -106,6 +106,7 @@ def test_an_unknown_machine_is_a_one_line_error():
 
 def test_a_missing_module_breaks_only_its_own_machine(monkeypatch):
     import retro.engines.entrants as machines
+
     def make_ghost(rng):
         from retro.no_such_module import Ghost  # as a damaged install
         return Ghost(rng)

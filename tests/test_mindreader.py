@@ -24,6 +24,7 @@ from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import (AwkMachine, Mind, Score, consult,
                                       situation, update, verdict)
 from retro.games import mindreader as mr
+from retro.games.contract import add_options
 from retro.games.mindreader import read_play
 from retro.engines import mindreader as engine
 from retro.services.store import Store
@@ -377,6 +378,7 @@ def test_the_opponents_are_the_registry_in_its_order_the_awk_machine_first():
     assert names == [name for name, entrant in entrants.MACHINES.items()
                      if entrant.kind != "rule"]  # the rules are bars, not foes
     assert mr.opponents()["seer"] == entrants.MACHINES["seer"].description
+    assert mr.OPPONENTS == tuple(names)  # what --opponent accepts
 
 
 def test_the_chapter_shows_the_question_as_the_game_asks_it():
@@ -488,14 +490,17 @@ def test_every_machine_of_the_registry_can_read_your_mind(name):
 
 
 def test_opponent_option(registry):
+    # the option's choices are the registry's machines as the game module
+    # found them, without the toy ones the fixture adds afterwards
     parser = argparse.ArgumentParser(prog="retro play mindreader", exit_on_error=False)
-    front_end("mindreader").add_options(parser)
+    add_options(parser, front_end("mindreader").options)
     assert parser.parse_args([]).opponent == "awk"
-    assert parser.parse_args(["--opponent", "contrary"]).opponent == "contrary"
-    assert parser.parse_args(["--opponent", "CONTRARY"]).opponent == "contrary"
+    assert parser.parse_args(["--opponent", "seer"]).opponent == "seer"
+    assert parser.parse_args(["--opponent", "SEER"]).opponent == "seer"
     assert parser.parse_args(["--opponent", "Mixer"]).opponent == "mixer"
-    with pytest.raises(argparse.ArgumentError):
-        parser.parse_args(["--opponent", "nobody"])
+    for name in ("nobody", "contrary"):
+        with pytest.raises(argparse.ArgumentError):
+            parser.parse_args(["--opponent", name])
     assert "You win -- up by 20" in run("h\n" * 20, opponent="contrary")
 
 

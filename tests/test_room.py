@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from retro.common import plural
 from retro.cli import COMMANDS
-from retro.games.contract import FrontEnd, Game, RoomCommand
+from retro.games.contract import FrontEnd, Game, Option, RoomCommand
 from retro.games.registry import GAMES, game_called
 from retro.rooms.room import (ROOM, FrontEnds, Room, game_named,
                               help_column, parse, scores_report, shown, tear)
@@ -90,8 +90,9 @@ COIN = Game("fakecoin", "The Coin Machine", ("coin",),
             "A brass box with a coin slot: THE COIN MACHINE.",
             reach("fakecoin", FrontEnd(coin_game, commands=(
                 RoomCommand("RESET COINS", "Forget every coin the machine "
-                            "has tossed.", reset_coins),))),
-            room_options=(("rounds", 3),))  # the room's games are short
+                            "has tossed.", reset_coins),), options=(
+                Option(("--rounds",), "rounds", read=int, default=5,
+                       room=3),))))  # the room's games are short
 SULKY = Game("fakesulky", "The Sulky Machine", ("sulky",),
              "A machine with its back to you.",
              reach("fakesulky", FrontEnd(interrupted_game)))
@@ -740,13 +741,12 @@ def test_retro_play_passes_the_seed_and_game_options(monkeypatch, tmp_path):
         seen.update(seed=sitting.seed, options=options, game=sitting.game)
         tty.say("played")
 
-    def add_play_options(parser):
-        parser.add_argument("--rounds", type=int, default=10)
-
     monkeypatch.setenv("RETRO_HOME", str(tmp_path))
     monkeypatch.setitem(sys.modules, "retro.games.mindreader", fake_module(
         "retro.games.mindreader",
-        FRONT_END=FrontEnd(play, add_options=add_play_options)))
+        FRONT_END=FrontEnd(play, options=(
+            Option(("--rounds",), "rounds", read=int, default=10),
+            Option((), "ask_opponent", default=False, room=True)))))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert main(["play", "mindreader", "--seed", "42", "--rounds", "7"]) == 0
     assert seen["seed"] == 42
@@ -820,7 +820,6 @@ def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
 
 
 # -- hardening: whatever is typed, whatever the store does -------------------
-
 
 
 @given(st.sampled_from(["", " ", "play ", "PLAY "]), st.characters(),

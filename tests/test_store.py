@@ -271,7 +271,6 @@ def test_two_processes_at_once_lose_nothing(tmp_path):
         assert len(store.results("flip")) == 2 * rounds
 
 
-
 # -- after start-up: a held lock, a read-only file -------------------------------
 
 BUSY = "the store is busy: another program is writing to it"
@@ -680,6 +679,7 @@ def test_the_console_player_is_the_login_name_when_it_is_a_name(monkeypatch):
                             ("x" * 17, "you"), ("bob_2-b", "bob_2-b")):
         monkeypatch.setattr(getpass, "getuser", lambda: login)
         assert console_player() == expected
+
     def nobody():
         raise OSError("no login")
     monkeypatch.setattr(getpass, "getuser", nobody)

@@ -292,7 +292,7 @@ def test_warnings_for_unused_chunks_and_rootless_chapters(project):
 USAGE_ERRORS = {
     ("literate/missing.md",): "no such chapter: literate/missing.md",
     ("--bogus",): "unrecognized arguments: --bogus",
-    ("--where",): "argument --where: expected FILE:LINE",
+    ("--where",): "argument --where: expected one argument",
     ("--where", "out/a.py"): "--where wants FILE:LINE, not 'out/a.py'",
     ("--where", "out/a.py:99"): "out/a.py has 2 lines, not 99",
     ("--where", "out/b.py:1"): "out/b.py is not produced by the chapters tangled",
@@ -323,7 +323,7 @@ def test_options_of_retro_before_tangle_are_allowed(project):
             (["--check"], 1, "out/a.py would change"),
             ([], 0, "1 written"),
             (["--check"], 0, "1 file up to date"),
-            (["--bogus"], 2, "retro tangle: error: unrecognized arguments")):
+            (["--bogus"], 2, "error: unrecognized arguments: --bogus")):
         result = subprocess.run(
             [sys.executable, "-m", "retro", "--seed", "3", "tangle", *args],
             cwd=project, capture_output=True, text=True)

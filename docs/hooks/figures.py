@@ -241,6 +241,8 @@ def figure_numbers(root: Path) -> dict[str, tuple[str, str]]:
                 count = sum(home == stem for _, home in numbers.values())
                 numbers[name] = (f"{chapter}.{count + 1}", stem)
     return numbers
+
+
 IMAGE_AND_TITLE = re.compile(r'!\[([^\]]*)\]\(([^)\s]*)(?:\s+"([^"]*)")?\)')
 
 

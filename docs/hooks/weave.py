@@ -526,6 +526,8 @@ def read_names(book: Book) -> Names:
             words.setdefault(stem, {}).setdefault(line, {}).setdefault(
                 word, set()).add(key)
     return Names(defined, used, words)
+
+
 def identifier_index(book: Book) -> str:
     named = book.names()
     rows = []
@@ -546,6 +548,8 @@ def identifier_index(book: Book) -> str:
             + by_letter(rows, "| identifier | kind | defined in | module "
                               "| used in |\n| --- | --- | --- | --- | --- |",
                         "identifiers"))
+
+
 def uses_cell(book: Book, lines: set[tuple[str, int]]) -> str:
     first: dict[str, tuple[str, int]] = {}
     for stem, line in sorted(lines):
@@ -560,6 +564,8 @@ def dotted(relative: str) -> str:
     """retro/engines/flip.py -> retro.engines.flip (a package: its name)."""
     name = relative[:-len(".py")].replace("/", ".")
     return name[:-len(".__init__")] if name.endswith(".__init__") else name
+
+
 def top_level(tree):
     """(name, kind, line) of each function, class, method and constant."""
     for node in tree.body:
@@ -610,6 +616,8 @@ def uses_in(tree, module: str, defined, modules: set[str]):
         if key in defined:
             yield key, node.end_lineno, word
     yield from own_methods(tree, module, defined)
+
+
 def attribute(node, names, packages) -> tuple[str, str] | None:
     """What an attribute reads: a module's name, or a class's method."""
     owner = packages.get(dotted_name(node.value))
@@ -633,6 +641,8 @@ def own_methods(tree, module: str, defined):
                     and (module, f"{cls.name}.{node.attr}") in defined):
                 yield ((module, f"{cls.name}.{node.attr}"), node.end_lineno,
                        node.attr)
+
+
 def follow(node, module: str, modules: set[str], names, packages) -> None:
     """Record what one import binds: a name of a module, or a module."""
     if isinstance(node, ast.Import):
@@ -684,6 +694,8 @@ def module_page(book: Book, output) -> str:
             "line of the chapter it comes from; a name in angle brackets "
             "marks where a chunk begins.\n{: .chapter-head }\n\n"
             + neighbours(book, output, depth))
+
+
 def neighbours(book: Book, output, depth: str) -> str:
     """The links to the tangled files before and after `output`."""
     at = book.outputs.index(output)
@@ -725,6 +737,8 @@ def file_listing(page, files) -> str:
             f"L{n}" for n in range(1, output.count + 1)}
     return ('<div class="highlight module-listing"><pre><code>'
             + "".join(rows) + "</code></pre></div>")
+
+
 def highlighted(output) -> list[str]:
     """The file's text as highlighted HTML, a line per item."""
     import hashlib
@@ -746,6 +760,8 @@ def highlighted(output) -> list[str]:
         older.unlink()
     kept.write_text(code, encoding="utf-8")
     return code.split("\n")
+
+
 def book_part(book: Book, stem: str,
               lineno: int) -> tuple[int, str, range, str]:
     """(heading, anchor, lines shown, label) of the definition holding
@@ -788,6 +804,8 @@ def work(entry: str) -> tuple[str, str]:
     if year is None:
         return entry, ""
     return entry.split()[0].strip(",.").lower(), year[0]
+
+
 def bibliography(book: Book) -> str:
     from retro.book.parts import PARTS
 

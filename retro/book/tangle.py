@@ -510,79 +510,83 @@ def write_atomically(path: str, text: str) -> None:
         raise
 
 
-HELP = """\
-usage: retro tangle [-h] [--check] [--where FILE:LINE] [PATH ...]
-
+DESCRIPTION = """\
 Tangle the literate chapters: pull the code out of each chapter's chunks,
 expand the references, and write each root chunk to the file it names,
 relative to the project (the nearest directory above the chapter with a
 pyproject.toml). Only files whose text changes are written. Every error names
-file.md:line and stops the tangle before anything is written.
+file.md:line and stops the tangle before anything is written."""
 
-positional arguments:
-  PATH               chapters to tangle (default: every chapter in literate/)
 
-options:
-  -h, --help         show this help message and exit
-  --check            write nothing; list the files that would change and the
-                     modules in retro/ that no chapter produces, and exit 1
-                     if there are any
-  --where FILE:LINE  print the chapter, line and chunk that line LINE of the
-                     tangled FILE came from, and write nothing
-"""
+def add_arguments(parser) -> None:
+    """The options of `retro tangle`, on `parser`."""
+    parser.add_argument(
+        "chapters", nargs="*", metavar="PATH",
+        help="chapters to tangle (default: every chapter in literate/)")
+    parser.add_argument(
+        "--check", action="store_true",
+        help="write nothing; list the files that would change and the "
+             "modules in retro/ that no chapter produces, and exit 1 if "
+             "there are any")
+    parser.add_argument(
+        "--where", metavar="FILE:LINE",
+        help="print the chapter, line and chunk that line LINE of the "
+             "tangled FILE came from, and write nothing")
 
 
 class UsageError(Exception):
     """A mistake on the command line: exit status 2, one line."""
 
 
-def parse(words: list[str]) -> tuple[list[str], bool, str | None] | None:
-    """The chapters, --check and --where of a command line; None for --help."""
-    chapters, check, where = [], False, None
-    words = iter(words)
-    for word in words:
-        if word in ("-h", "--help"):
-            return None
-        if word == "--check":
-            check = True
-        elif word == "--where" or word.startswith("--where="):
-            where = word.partition("=")[2] or next(words, None)
-            if where is None:
-                raise UsageError("argument --where: expected FILE:LINE")
-        elif word == "--":
-            chapters.extend(words)
-        elif word.startswith("-") and word != "-":
-            raise UsageError(f"unrecognized arguments: {word}")
-        else:
-            chapters.append(word)
-    return chapters, check, where
+def parser():
+    """`retro tangle`'s own parser: its usage errors are `UsageError`s."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str):
+            raise UsageError(message)
+
+    tangler = Parser(prog="retro tangle", description=DESCRIPTION)
+    add_arguments(tangler)
+    return tangler
 
 
 def main(argv: list[str] | None = None) -> int:
     """`retro tangle ARGS`: tangle, and return the exit status."""
     try:
-        options = parse(sys.argv[1:] if argv is None else argv)
-        if options is None:
-            print(HELP, end="")
-            return 0
-        return tangle_command(*options)
+        args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as done:  # --help, printed
+        return done.code
     except UsageError as error:
-        print(f"retro tangle: error: {error}; try 'retro tangle --help'",
-              file=sys.stderr)
-        return 2
+        return usage(error)
+    return run(args)
+
+
+def run(args) -> int:
+    """Tangle as the parsed command line `args` asks."""
+    try:
+        return tangle_command(args.chapters, args.check, args.where)
+    except UsageError as error:
+        return usage(error)
     except BrokenPipeError:   # the reader went away; the work is done
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
 
 
+def usage(error: UsageError) -> int:
+    print(f"retro tangle: error: {error}; try 'retro tangle --help'",
+          file=sys.stderr)
+    return 2
+
+
 def register(subparsers) -> None:
     """Add `retro tangle` to the `retro` command's parser."""
-    parser = subparsers.add_parser(
-        "tangle", add_help=False, prefix_chars="\0",
+    command = subparsers.add_parser(
+        "tangle", description=DESCRIPTION,
         help="assemble the modules in retro/ from literate/")
-    parser.add_argument("words", nargs="*")
-    parser.set_defaults(func=lambda args: main(args.words))
+    add_arguments(command)
+    command.set_defaults(func=run)
 
 
 def tangle_command(chapters: list[str], check: bool, where: str | None) -> int:

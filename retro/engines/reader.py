@@ -109,7 +109,6 @@ class Habits:
                             for i, x in enumerate(self.features) if x))
         return self.p
 
-
     def moment(self) -> Moment:
         plays, last = tuple(self.theirs), self.theirs[-1]
         recent = plays[-BALANCE:]
@@ -134,7 +133,6 @@ class Habits:
                     - (alone - habit.mean) ** 2 / (2 * (noise + prior))
                     + alone ** 2 / (2 * noise))
         return squash(stretch(habit.chance) + evidence)
-
 
     def counts(self, i: int) -> float:
         """Habit i's strength as it counts: the findings' direction, times
@@ -188,7 +186,6 @@ class Mirror:
         """Each reading's context now; None where it has none yet."""
         pairs = self.pairs if len(self.pairs) == 2 else None
         return [self.symbol, self.symbol, pairs]
-
 
     def read(self) -> list[int | None]:
         """The play each rival would expect of me this round, or None where

@@ -6,13 +6,14 @@ Tangled from literate/house.md, which explains it.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from retro.common import next_seed, whole_number
 
 
-class FrontEnd(namedtuple("FrontEnd", "play add_options commands lately",
-                          defaults=(None, (), None))):
+class FrontEnd(namedtuple("FrontEnd", "play options commands lately",
+                          defaults=((), (), None))):
     """A game's conversation, its options for `retro play`, its commands,
     and what LOOK AT tells of what happened to it lately."""
 
@@ -27,6 +28,64 @@ class RoomCommand(namedtuple("RoomCommand", "phrase about action plays "
     room to announce)."""
 
     __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: typed after `retro play GAME`, given by the
+    room, and a keyword of the game's `play`."""
+
+    flags: tuple[str, ...]
+    dest: str
+    help: str = ""
+    default: object = None
+    read: Callable[[str], object] | None = None
+    const: object = True
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    apart: str = ""
+    room: object = ...
+
+
+def add_options(parser, options: tuple[Option, ...]) -> None:
+    """The options that are typed, as arguments of `parser`."""
+    groups: dict[str, object] = {}
+    for option in options:
+        if not option.flags:
+            continue
+        if option.apart and option.apart not in groups:
+            groups[option.apart] = parser.add_mutually_exclusive_group()
+        where = groups[option.apart] if option.apart else parser
+        if option.read is None:
+            how = dict(action="store_const", const=option.const)
+        else:
+            how = dict(type=option.read, metavar=option.metavar,
+                       choices=option.choices)
+        where.add_argument(*option.flags, dest=option.dest, help=option.help,
+                           default=option.default, **how)
+
+
+def typed(options: tuple[Option, ...]) -> tuple[str, ...]:
+    """The keywords that `retro play` reads from its command line."""
+    return tuple(dict.fromkeys(o.dest for o in options if o.flags))
+
+
+def defaults(front_end: FrontEnd) -> dict[str, object]:
+    """The game's options as `retro play GAME` leaves them when none is
+    typed: what a page of the book plays the game with."""
+    found: dict[str, object] = {}
+    for option in front_end.options:
+        found.setdefault(option.dest, option.default)
+    return found
+
+
+def in_the_room(front_end: FrontEnd) -> dict[str, object]:
+    """The game's options as the room plays it."""
+    found = defaults(front_end)
+    for option in front_end.options:
+        if option.room is not ...:
+            found[option.dest] = option.room
+    return found
 
 
 class Sitting(namedtuple("Sitting", "game store seed")):
@@ -55,12 +114,9 @@ class Abandoned(Exception):
     """The player left a game before it ended: nothing of it is kept."""
 
 
-def add_from_option(parser) -> None:
-    """`--from N`, for `retro play GAME` of a game that learns."""
-    parser.add_argument(
-        "--from", dest="replay_of", type=whole_number(1), metavar="N",
-        help="play again from where game N of SCORES began (nothing of the "
-             "replay is kept)")
+FROM = Option(("--from",), "replay_of", read=whole_number(1), metavar="N",
+              help="play again from where game N of SCORES began (nothing "
+                   "of the replay is kept)")
 
 
 async def recorded(sitting: Sitting, number: int):
@@ -70,8 +126,7 @@ async def recorded(sitting: Sitting, number: int):
         else None
 
 
-class Game(namedtuple("Game", "name title aliases description front_end "
-                              "room_options", defaults=((),))):
+class Game(namedtuple("Game", "name title aliases description front_end")):
     """One game in the room: what to call it, and how to reach it."""
 
     __slots__ = ()

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
-from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
-                                  add_from_option, is_quit, recorded)
+from retro.games.contract import (FROM, Abandoned, FrontEnd, Option,
+                                  RoomCommand, Sitting, is_quit, recorded)
 from retro.services.store import Store, StoreError, saving
 
 
@@ -245,7 +245,7 @@ async def between_games(tty, *, keep: bool | None,
             return remember or keep
         return await read_yes_or_no(
             tty, "KEEP WHAT THE COMPUTER LEARNED (Y OR N)? ") == YES
-    except (Quit, EOFError):  # every game played was finished
+    except (Quit, EOFError, KeyboardInterrupt):  # every game was finished
         return None
 
 
@@ -267,25 +267,20 @@ def keep_game(store, sitting: Sitting, game: Game, profile: bool,
             store.put(store.own(PROFILE_KEY), list(game.mind.profile))
 
 
-def add_play_options(parser) -> None:
-    """The options of `retro play flip`."""
-    keeping = parser.add_mutually_exclusive_group()
-    keeping.add_argument(
-        "--keep", dest="keep", action="store_true",
-        help="keep what the computer learned about you from game to game "
-             "(instead of being asked after PLAY AGAIN)")
-    keeping.add_argument(
-        "--fresh", dest="keep", action="store_false",
-        help="start every game afresh, as the 1979 program does")
-    parser.set_defaults(keep=None)
-    keeping.add_argument(
-        "--remember", action="store_true",
-        help="start from the profile saved by the last --remember session, "
-             "keep it from game to game, and save it after every game")
-    parser.add_argument(
-        "--no-profile", dest="show_profile", action="store_false",
-        help="do not print your profile after each game")
-    add_from_option(parser)
+OPTIONS = (
+    Option(("--keep",), "keep", apart="keeping", help="keep what the "
+           "computer learned about you from game to game (instead of being "
+           "asked after PLAY AGAIN)"),
+    Option(("--fresh",), "keep", const=False, apart="keeping",
+           help="start every game afresh, as the 1979 program does"),
+    Option(("--remember",), "remember", default=False, apart="keeping",
+           help="start from the profile saved by the last --remember "
+                "session, keep it from game to game, and save it after "
+                "every game"),
+    Option(("--no-profile",), "show_profile", default=True, const=False,
+           help="do not print your profile after each game"),
+    FROM,
+)
 
 
 async def play_with_memory(tty, sitting: Sitting) -> None:
@@ -293,7 +288,7 @@ async def play_with_memory(tty, sitting: Sitting) -> None:
     await play(tty, sitting, remember=True)
 
 
-FRONT_END = FrontEnd(play, add_options=add_play_options, commands=(
+FRONT_END = FrontEnd(play, options=OPTIONS, commands=(
     RoomCommand("PLAY FLIP WITH MEMORY", "Play Flip against a computer that "
                 "remembers you between visits.", play_with_memory, plays=True),
     RoomCommand("FORGET FLIP", "Make Flip forget the profile it saved about "

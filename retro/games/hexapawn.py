@@ -19,8 +19,8 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     lesson, matchboxes, possessive,
                                     robot_changed, robot_changes,
                                     robot_from_json, robot_json)
-from retro.games.contract import (Abandoned, FrontEnd, RoomCommand, Sitting,
-                                  add_from_option, is_quit, recorded)
+from retro.games.contract import (FROM, Abandoned, FrontEnd, RoomCommand,
+                                  Sitting, is_quit, recorded)
 from retro.services.store import StoreError, saving
 
 
@@ -54,17 +54,20 @@ async def play(tty, sitting: Sitting, *,
     tty.say()
     tty.say(her_so_far(memory))
     for seed in sitting.seeds():
-        game = await one_game(tty, memory.her, random.Random(seed))
-        if game is None:
+        try:
+            game = await one_game(tty, memory.her, random.Random(seed))
+            if game is None:  # QUIT
+                raise Abandoned
+        except (Abandoned, EOFError, KeyboardInterrupt):
             tty.say("HER BEADS ARE AS THEY WERE.")
-            raise Abandoned
+            raise
         memory = await finish(tty, sitting, memory, game, seed,
                               keeps=replay_of is None)
         try:
             if not await yes_or_no(tty, "ANOTHER GAME (Y OR N)? ",
                                    ANOTHER_GAME):
                 return
-        except EOFError:  # every game played was finished
+        except (EOFError, KeyboardInterrupt):  # every game was finished
             return
 
 
@@ -406,7 +409,7 @@ def start_her_again(store, games: int) -> None:
         store.put(HER_KEY, memory_json(Memory(fresh("HER"), reset=reset)))
 
 
-FRONT_END = FrontEnd(play, add_options=add_from_option, commands=(
+FRONT_END = FrontEnd(play, options=(FROM,), commands=(
     RoomCommand("RESET HER", "Give HER fresh matchboxes; she starts again.",
                 reset_her, shared=True),
 ), lately=lambda store: " ".join(last_reset(load_her(store).reset)))

@@ -13,7 +13,7 @@ from retro.common import number_in, quoted
 from retro.engines import entrants as machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
-from retro.games.contract import Abandoned, FrontEnd, Sitting, is_quit
+from retro.games.contract import Abandoned, FrontEnd, Option, Sitting, is_quit
 from retro.services.store import saving
 
 
@@ -175,14 +175,16 @@ def record(store, sitting: Sitting, opponent: str, score: Score,
                          "guesses": "".join("TH"[g] for g in guesses)})
 
 
-def add_play_options(parser) -> None:
-    """The options of `retro play mindreader`."""
-    names = list(opponents())
-    parser.add_argument(
-        "--opponent", metavar="NAME", default="awk", choices=names,
-        type=str.lower,
-        help=f"the machine to play against: {', '.join(names)} "
-             "(default: awk, Shannon's machine as the AWK listing plays it)")
+OPPONENTS = tuple(opponents())
+OPTIONS = (
+    Option(("--opponent",), "opponent", read=str.lower, default="awk",
+           metavar="NAME", choices=OPPONENTS,
+           help=f"the machine to play against: {', '.join(OPPONENTS)} "
+                "(default: awk, Shannon's machine as the AWK listing plays "
+                "it)"),
+    Option((), "ask_opponent", default=False, room=True,
+           help="ask the player which machine to face"),
+)
 
 
 async def play(tty, sitting: Sitting, *, opponent: str = "awk",
@@ -193,10 +195,10 @@ async def play(tty, sitting: Sitting, *, opponent: str = "awk",
         machine = await meet_opponent(tty, opponent, rng, ask=ask_opponent)
         if machine is not None:
             await play_match(tty, machine, sitting)
-    except (Abandoned, EOFError):
+    except (Abandoned, EOFError, KeyboardInterrupt):
         tty.say(SIGN_OFF)  # as the AWK's END block runs at the end of input
         raise
     tty.say(SIGN_OFF)
 
 
-FRONT_END = FrontEnd(play, add_options=add_play_options)
+FRONT_END = FrontEnd(play, options=OPTIONS)

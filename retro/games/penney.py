@@ -14,7 +14,7 @@ from retro.common import number_in, plural, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, parse_pattern,
                                        toss_until)
-from retro.games.contract import FrontEnd, Sitting, is_quit
+from retro.games.contract import FrontEnd, Option, Sitting, is_quit
 from retro.services.store import StoreError
 
 
@@ -82,7 +82,7 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
             if await one_bet(tty, next(seeds), sitting, length, rules) == 0:
                 tty.say("You are broke.")
                 await fresh_stake(tty, store, rules)
-    except (Leave, EOFError):
+    except (Leave, EOFError, KeyboardInterrupt):
         pass
     except StoreError as error:
         tty.say(f"The game stops here ({error}); no bet was open, so nothing "
@@ -331,11 +331,10 @@ def settle(store, sitting: Sitting, bet: Bet, seed: int) -> int:
 play_length = whole_number(min(LENGTHS), max(LENGTHS))
 
 
-def add_play_options(parser) -> None:
-    """`retro play penney --length K`."""
-    parser.add_argument("--length", "-k", type=play_length, default=3,
-                        metavar="K", help="tosses in each pattern, 1 to 8 "
-                                          "(default 3)")
+OPTIONS = (
+    Option(("--length", "-k"), "length", read=play_length, default=3,
+           metavar="K", help="tosses in each pattern, 1 to 8 (default 3)"),
+)
 
 
-FRONT_END = FrontEnd(play, add_options=add_play_options)
+FRONT_END = FrontEnd(play, options=OPTIONS)

@@ -33,7 +33,7 @@ GAMES: tuple[Game, ...] = (
          ("mind reader", "shannon", "reader"),
          "A grey relay cabinet with two lamps and a lever: Shannon's MIND "
          "READER. It plays matching pennies and learns how you choose.",
-         load_mindreader, room_options=(("ask_opponent", True),)),
+         load_mindreader),
     Game("flip", "Flip", ("basic",),
          "A terminal with a coin taped to its side: FLIP, out of More "
          "BASIC Computer Games. It watches for patterns in your flips.",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from retro.common import new_seed, number_in, plural, quoted
 from retro.games.contract import (Abandoned, FrontEnd, Game, RoomCommand,
-                                  Sitting)
+                                  Sitting, in_the_room)
 from retro.games.registry import GAMES
 from retro.services.store import Scoreboard, Store, StoreError
 from retro.services.teletype import WIDTH
@@ -496,7 +496,8 @@ class Room:
             self.tty.say(f"{game.title} is out of order ({installed.trouble}). "
                          f"Try another machine.")
             return
-        await self.seat(game, installed.front_end.play, dict(game.room_options))
+        await self.seat(game, installed.front_end.play,
+                        in_the_room(installed.front_end))
 
     async def seat(self, game: Game, conversation: Callable,
                    options: dict) -> None:

@@ -20,7 +20,6 @@ from retro.services.teletype import LineTeletype, Signal
 from retro.wires.lines import Caller, Lines, typed
 
 
-
 class Seated(Protocol):
     """A session, as its connection sees it."""
 

@@ -14,8 +14,15 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A property is about what the code does, not how fast a busy machine does
+# it: hypothesis's deadline (200 ms an example) would fail a test on the
+# wall clock, so the tests' profile has none. Speed has its benchmarks.
+settings.register_profile("retro", deadline=None)
+settings.load_profile("retro")
 
 
 def pytest_sessionfinish(session, exitstatus):

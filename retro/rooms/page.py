@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 
 from retro.common import new_seed, whole_number
+from retro.games.contract import defaults
 from retro.games.registry import game_called
 from retro.rooms.room import install, play_game
 from retro.services.store import Store
@@ -49,15 +50,6 @@ def seed_from(text: str | None) -> str:
         return str(SEED(text or ""))
     except argparse.ArgumentTypeError:
         return str(new_seed())
-
-
-def default_options(front_end) -> dict:
-    """The game's own options, as `retro play GAME` leaves them when none
-    is given."""
-    parser = argparse.ArgumentParser(add_help=False)
-    if front_end.add_options is not None:
-        front_end.add_options(parser)
-    return vars(parser.parse_args([]))
 
 
 class Shelf:
@@ -140,7 +132,7 @@ class PageGame:
         try:
             return await play_game(self.game, front_end.play, tty, store,
                                    seed=seed,
-                                   options=default_options(front_end))
+                                   options=defaults(front_end))
         finally:
             keep()
             store.close()

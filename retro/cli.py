@@ -188,7 +188,7 @@ def add_game_options(parser, game) -> None:
 def open_session(args):
     """The store and the teletype for a room or a game."""
     from retro.common import UsageError, quoted
-    from retro.services.store import Store, data_dir
+    from retro.services.store import Store, console_player, data_dir
     from retro.services.teletype import open_teletype
 
     transcript = None
@@ -206,7 +206,7 @@ def open_session(args):
             pass
     except OSError:
         history = None
-    store = Store.open()
+    store = Store.open(console=console_player())
     tty = open_teletype(history=history, baud=getattr(args, "baud", 0),
                         transcript=transcript)
     store.notice = tty.say

@@ -55,3 +55,13 @@ def served(tmp_path):
     yield start
     for server in running:
         server.close()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL for this test process (tests/postgres.py)."""
+    from postgres import Server
+
+    server = Server()
+    yield server
+    server.stop()

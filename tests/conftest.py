@@ -65,3 +65,12 @@ def postgres():
     server = Server()
     yield server
     server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request, tmp_path):
+    """Where an empty store is, on each engine: a SQLite file, or a database
+    of its own on this test process's PostgreSQL (tests/postgres.py)."""
+    if request.param == "sqlite":
+        return tmp_path / "retro.sqlite3"
+    return request.getfixturevalue("postgres").fresh_database()

@@ -27,15 +27,6 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def place(request, tmp_path):
-    """Where an empty store is, on each engine: a SQLite file, or a database
-    of its own on this test process's PostgreSQL (tests/postgres.py)."""
-    if request.param == "sqlite":
-        return tmp_path / FILENAME
-    return request.getfixturevalue("postgres").fresh_database()
-
-
 @pytest.fixture
 def opened(place):
     """Open stores at `place` (refusing to fall back to memory), all closed

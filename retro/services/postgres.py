@@ -116,8 +116,9 @@ class PostgreSQL:
 
     def version(self) -> int:
         found = self.connection.execute(
-            "SELECT to_regclass('retro_schema')").fetchone()[0]
-        if found is None:
+            "SELECT count(*) FROM pg_tables WHERE tablename = 'retro_schema'"
+            " AND schemaname = current_schema()").fetchone()[0]
+        if not found:
             return 0
         row = self.connection.execute(
             "SELECT version FROM retro_schema").fetchone()

@@ -60,6 +60,11 @@ def register_serve(subparsers) -> None:
     register(subparsers)
 
 
+def register_store(subparsers) -> None:
+    from retro.commands.store import register
+    register(subparsers)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("tangle", "assemble the modules in retro/ from literate/",
             register_tangle),
@@ -71,6 +76,8 @@ COMMANDS: tuple[Command, ...] = (
             register_penney),
     Command("serve", "open the machine room to many players over telnet and "
             "SSH", register_serve),
+    Command("store", "copy a room's records between SQLite and PostgreSQL",
+            register_store),
 )
 
 

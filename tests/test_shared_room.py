@@ -121,3 +121,78 @@ def test_one_players_bets_from_two_servers_are_settled_once(place):
         assert after - change == level and 1 <= result.detail["stake"] <= level
         level = after
     assert bankroll == level
+
+
+# -- moving a room ------------------------------------------------------------------
+
+
+def a_room(path) -> None:
+    """A room that has been lived in: accounts, games, bankrolls, HER's
+    lessons and a reset, Flip's notes, and one damaged value."""
+    from retro.services.accounts import claim
+
+    with Store.open(path, fallback=False) as store:
+        claim(store, "ada", "scrypt$1$1$1$00$00")
+        claim(store, "bob", "scrypt$1$1$1$00$00")
+        wager(store.as_player("ada"), bets(random.Random(1), 15))
+        wager(store.as_player("bob"), bets(random.Random(2), 15))
+        teach(store.as_player("ada"), lessons(random.Random(3), 30))
+        hexapawn.start_her_again(store.as_player("bob"), 30)
+        teach(store.as_player("bob"), lessons(random.Random(4), 10))
+        store.as_player("ada").put("flip.profile/ada", [3, 1, 4, 1, 5])
+        store._sql("INSERT INTO state VALUES ('odd', 'not json', 'then')")
+
+
+def what_a_room_shows(where) -> tuple:
+    """SCORES, everyone's and each player's; the bankrolls; HER's beads,
+    record and last reset; the accounts; Flip's notes."""
+    from retro.services.accounts import account
+
+    with Store.open(where, fallback=False, notice=lambda line: None) as store:
+        return (store.scoreboard(newest=1000),
+                [store.scoreboard(name, 5) for name in ("ada", "bob")],
+                [penney.stored_bankroll(store.as_player(name))
+                 for name in ("ada", "bob")],
+                hexapawn.load_her(store),
+                [account(store, name) for name in ("ada", "bob")],
+                store.get("flip.profile/ada"), store.counts())
+
+
+def test_a_room_goes_to_postgresql_and_back_unchanged(tmp_path, postgres,
+                                                      capsys):
+    from retro.cli import main
+
+    first, back = tmp_path / "first.sqlite3", tmp_path / "back.sqlite3"
+    a_room(first)
+    url = postgres.fresh_database()
+    assert main(["store", "copy", str(first), url]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("copied 70 results and 8 values (2 accounts) "
+                           f"from {first} to postgresql://retro@/")
+    assert said.endswith("; counted again there: 70 and 8\n")
+    assert main(["store", "copy", url, str(back)]) == 0
+    shown = what_a_room_shows(first)
+    assert what_a_room_shows(url) == shown == what_a_room_shows(back)
+    assert shown[3].reset["by"] == "bob" and len(shown[3].record) == 10
+    with Store.open(back) as store:  # numbers go on from the last copied
+        store.record("flip", score="1-0", outcome="win", seed=1)
+        assert store.results()[-1].number == 71
+
+
+def test_a_copy_never_mixes_two_rooms(tmp_path, postgres, capsys):
+    from retro.cli import main
+
+    first = tmp_path / "first.sqlite3"
+    a_room(first)
+    url = postgres.fresh_database()
+    assert main(["store", "copy", str(first), url]) == 0
+    assert main(["store", "copy", str(first), url]) == 1
+    assert capsys.readouterr().err.endswith(
+        "holds 70 results and 8 values already: copy into an empty store\n")
+    assert main(["store", "copy", str(tmp_path / "nothing"), url]) == 1
+    assert capsys.readouterr().err == (
+        f"retro store copy: there is no store at {tmp_path / 'nothing'}\n")
+    (tmp_path / "garbage").write_bytes(b"not a database" * 100)
+    assert main(["store", "copy", str(tmp_path / "garbage"),
+                 str(tmp_path / "to.sqlite3")]) == 1
+    assert "was damaged (not a database)" in capsys.readouterr().err

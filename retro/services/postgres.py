@@ -149,6 +149,12 @@ class PostgreSQL:
     def path(keys: tuple[str, ...]) -> list[str]:
         return list(keys)
 
+    def count_on(self) -> None:
+        """Number new results on from the highest there (after a copy)."""
+        self.connection.execute(
+            "SELECT setval(pg_get_serial_sequence('results', 'id'),"
+            " coalesce(max(id), 1), max(id) IS NOT NULL) FROM results")
+
     def trouble(self, error: BaseException, doing: str) -> str:
         return _trouble(self, error, doing)
 

@@ -509,6 +509,34 @@ class Store:
                 "INSERT INTO state (key, value, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (key) DO NOTHING", (key, text, when)).rowcount == 1
 
+    RESULT_COLUMNS = "id, game, played_at, score, outcome, seed, detail, player"
+
+    def every_record(self) -> tuple[list[tuple], list[tuple]]:
+        """Every row of results and of state, as stored."""
+        with self._guard("read"):
+            results = self._sql(f"SELECT {self.RESULT_COLUMNS} FROM results"
+                                " ORDER BY id").fetchall()
+            state = self._sql("SELECT key, value, updated_at FROM state"
+                              " ORDER BY key").fetchall()
+        return ([(number, *map(_portable, rest)) for number, *rest in results],
+                [tuple(map(_portable, row)) for row in state])
+
+    def take_in(self, results: list[tuple], state: list[tuple]) -> None:
+        """Add rows from `every_record`, numbers and all, in one transaction."""
+        with self.transaction(), self._guard("written"):
+            self._here()
+            self.engine.execute_many(f"INSERT INTO results ({self.RESULT_COLUMNS})"
+                                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", results)
+            self.engine.execute_many("INSERT INTO state (key, value, updated_at)"
+                                     " VALUES (?, ?, ?)", state)
+            self.engine.count_on()
+
+    def counts(self) -> tuple[int, int]:
+        """How many results, and how many values, the store holds."""
+        with self._guard("read"):
+            return (self._sql("SELECT count(*) FROM results").fetchone()[0],
+                    self._sql("SELECT count(*) FROM state").fetchone()[0])
+
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
         """Turn the database's errors into a StoreError: the store cannot be
@@ -570,6 +598,9 @@ class SQLite:
 
     def trouble(self, error: BaseException, doing: str) -> str:
         return _trouble(error, doing)
+
+    def count_on(self) -> None:
+        pass  # a new result is numbered one past the highest already
 
     def close(self) -> None:
         self.connection.close()
@@ -644,6 +675,12 @@ def saving(tty, what: str) -> Iterator[None]:
         tty.say(f"NOT SAVED: {what} ({error}).")
 
 
+
+
+def _portable(stored: Any) -> str | None:
+    """A stored field as either database can hold it: text, or nothing."""
+    return None if stored is None else _text(stored).replace("\x00",
+                                                             "\ufffd")
 def _to_json(value: Any) -> str:
     """`value` as JSON text; TypeError if it is not a JSON value."""
     try:

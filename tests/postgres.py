@@ -3,7 +3,7 @@
 One server per test process (each pytest-xdist worker is a process of its
 own, so each starts its own), in a temporary directory, listening on a unix
 socket in that directory only (no TCP port at all), with fsync off since
-nothing in it need outlive the run. initdb refuses to run as root, so when
+nothing in it need outlive the run (benchmarks/store.py turns it on). initdb refuses to run as root, so when
 the tests run as root the server runs as `nobody`, through runuser, in a
 directory given to that user. Each test that asks for one gets a database of
 its own, made by `fresh_database()`; the server is stopped at the end of the
@@ -35,7 +35,7 @@ def binaries() -> Path:
 class Server:
     """One PostgreSQL, started in a temporary directory."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="retro-pg-"))
         self.data, self.socket = self.dir / "data", self.dir / "socket"
         self.socket.mkdir()
@@ -48,10 +48,10 @@ class Server:
         bin = binaries()
         self._run(bin / "initdb", "-D", self.data, "-U", USER, "-A", "trust",
                   "-E", "UTF8", "--no-locale", "--no-sync")
-        options = (f"-k {self.socket} -c listen_addresses='' -F "
-                   f"-c full_page_writes=off -c max_connections=200")
+        self.options = f"-k {self.socket} -c listen_addresses='' " + (
+            "" if fsync else "-F -c full_page_writes=off ")  # nothing lasts
         self._run(bin / "pg_ctl", "-D", self.data, "-l", self.dir / "log",
-                  "-o", options, "-w", "start")
+                  "-o", self.options, "-w", "start")
         self.bin = bin
 
     def _run(self, *command) -> None:
@@ -77,10 +77,8 @@ class Server:
         """Stop the server at once and start it again (a crash and back)."""
         self._run(self.bin / "pg_ctl", "-D", self.data, "-m", "immediate",
                   "-w", "stop")
-        options = (f"-k {self.socket} -c listen_addresses='' -F "
-                   f"-c full_page_writes=off -c max_connections=200")
         self._run(self.bin / "pg_ctl", "-D", self.data, "-l",
-                  self.dir / "log", "-o", options, "-w", "start")
+                  self.dir / "log", "-o", self.options, "-w", "start")
 
     def stop(self) -> None:
         if self.data.exists():

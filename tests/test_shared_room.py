@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from retro.engines.hexapawn_rules import SECOND
 from retro.engines.matchbox import Change, fresh, matchboxes
 from retro.games import hexapawn, penney
@@ -196,3 +198,18 @@ def test_a_copy_never_mixes_two_rooms(tmp_path, postgres, capsys):
     assert main(["store", "copy", str(tmp_path / "garbage"),
                  str(tmp_path / "to.sqlite3")]) == 1
     assert "was damaged (not a database)" in capsys.readouterr().err
+
+
+def test_a_store_reconnects_after_postgresql_restarts(postgres):
+    from retro.services.store import StoreError
+
+    url = postgres.fresh_database()
+    with Store.open(url, fallback=False) as store:
+        store.put("her", {"record": ""})
+        postgres.restart()
+        with pytest.raises(StoreError) as lost:  # the line went: one line
+            store.append("her", ("record",), "W")
+        assert str(lost.value).startswith("the store cannot be reached: ")
+        assert "\n" not in str(lost.value)
+        assert store.append("her", ("record",), "L") == 1  # connected again
+        assert store.get("her") == {"record": "L"}  # the lost one not kept

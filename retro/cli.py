@@ -60,6 +60,11 @@ def register_serve(subparsers) -> None:
     register(subparsers)
 
 
+def register_store(subparsers) -> None:
+    from retro.commands.store import register
+    register(subparsers)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("tangle", "assemble the modules in retro/ from literate/",
             register_tangle),
@@ -71,6 +76,8 @@ COMMANDS: tuple[Command, ...] = (
             register_penney),
     Command("serve", "open the machine room to many players over telnet and "
             "SSH", register_serve),
+    Command("store", "copy a room's records between SQLite and PostgreSQL",
+            register_store),
 )
 
 
@@ -188,7 +195,7 @@ def add_game_options(parser, game) -> tuple[str, ...]:
 def open_session(args):
     """The store and the teletype for a room or a game."""
     from retro.common import UsageError, quoted
-    from retro.services.store import Store, data_dir
+    from retro.services.store import Store, console_player, data_dir
     from retro.services.teletype import open_teletype
 
     transcript = None
@@ -206,7 +213,7 @@ def open_session(args):
             pass
     except OSError:
         history = None
-    store = Store.open()
+    store = Store.open(console=console_player())
     tty = open_teletype(history=history, baud=getattr(args, "baud", 0),
                         transcript=transcript)
     store.notice = tty.say

@@ -168,3 +168,22 @@ def served(tmp_path):
     yield start
     for server in running:
         server.close()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL for this test process (tests/postgres.py)."""
+    from postgres import Server
+
+    server = Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request, tmp_path):
+    """Where an empty store is, on each engine: a SQLite file, or a database
+    of its own on this test process's PostgreSQL (tests/postgres.py)."""
+    if request.param == "sqlite":
+        return tmp_path / "retro.sqlite3"
+    return request.getfixturevalue("postgres").fresh_database()

@@ -531,7 +531,7 @@ def read_only_store(path: Path) -> Store:
     """The store at `path` on a connection that cannot write (as root, file
     permissions would not stop it)."""
     return Store(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
-                                 isolation_level=None), path)
+                                 isolation_level=None), path, console="you")
 
 
 def one_line(text: str) -> str:
@@ -556,7 +556,7 @@ def test_remember_with_a_read_only_store_says_what_was_not_saved(tmp_path):
 
 def test_a_game_ending_while_another_program_holds_the_store(tmp_path):
     path = store_file(tmp_path, SAVED)
-    store = Store.open(path, timeout=0.1)
+    store = Store.open(path, timeout=0.1, console="you")
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

@@ -27,7 +27,7 @@ PACKAGE = ROOT / "retro"
 ALLOWED = {
     "retro.common": (),
     "retro.engines": ("retro.engines", "retro.common"),
-    "retro.services": ("retro.common",),
+    "retro.services": ("retro.common", "retro.services.postgres"),
     "retro.games": ("retro.engines", "retro.common", "retro.services",
                     "retro.games"),
     "retro.wires": ("retro.common", "retro.wires"),

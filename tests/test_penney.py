@@ -467,7 +467,8 @@ def test_two_rooms_betting_at_once_lose_no_pennies(tmp_path):
     Each bet must be paid against the bankroll as it is when it is paid: the
     end is 100 plus what both bets won or lost, whatever the seeds made them."""
     path = tmp_path / "retro.sqlite3"
-    first, second = Store.open(path), Store.open(path)
+    first, second = (Store.open(path, console="you"),  # the console's
+                     Store.open(path, console="you"))
 
     async def room_b():
         tty = StreamTeletype(io.StringIO("y\nTTT\n10\nq\n"), io.StringIO())
@@ -633,7 +634,7 @@ class Hooked(StreamTeletype):
 def test_a_locked_store_calls_the_bet_off_and_the_game_goes_on(tmp_path):
     import sqlite3
     path = tmp_path / "retro.sqlite3"
-    store = Store.open(path, timeout=0.2)
+    store = Store.open(path, timeout=0.2, console="you")
     other = sqlite3.connect(path, isolation_level=None)
     tty = Hooked("y\nHHH\n10\ny\nHHH\n10\nq\n", [
         ("Your stake", lambda: other.execute("BEGIN IMMEDIATE")),
@@ -719,7 +720,7 @@ class Room:
 
     def _play(self, path: Path, seed: int) -> None:
         try:
-            with Store.open(path) as store:
+            with Store.open(path, console="you") as store:
                 store.notice = self.tty.say
                 play("penney", self.tty, store=store, seed=seed)
         except BaseException as failure:  # noqa: BLE001 - reported by the test

@@ -558,8 +558,9 @@ def test_retro_play_mindreader_asks_no_questions(tmp_path):
 
 def test_scores_recorded_by_one_session_show_in_the_next(tmp_path):
     home = tmp_path / "home"
-    record = ("from retro.services.store import Store\n"
-              "Store.open().record('flip', score='31-19', outcome='win', "
+    record = ("from retro.services.store import Store, console_player\n"
+              "Store.open(console=console_player()).record('flip', "
+              "score='31-19', outcome='win', "
               "seed=77)\n")
     subprocess.run([sys.executable, "-c", record], check=True,
                    env=dict(os.environ, RETRO_HOME=str(home)))

@@ -27,22 +27,37 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
+@pytest.fixture
+def opened(place):
+    """Open stores at `place` (refusing to fall back to memory), all closed
+    when the test ends."""
+    stores = []
+
+    def open_store(**options):
+        stores.append(Store.open(place, fallback=False, **options))
+        return stores[-1]
+
+    yield open_store
+    for store in stores:
+        store.close()
+
+
 def fixed_clock():
     return datetime(1962, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
 
 
 # -- the API games use -----------------------------------------------------------
 
-def test_contract_example():
-    store = Store.memory()
+def test_contract_example(opened):
+    store = opened()
     store.record("flip", score="27-23", outcome="win", seed=7)
     store.put("hexapawn/her", {"boxes": 24})
     assert store.get("hexapawn/her") == {"boxes": 24}
     assert store.results("flip")[-1].outcome == "win"
 
 
-def test_results_come_back_oldest_first_and_by_game():
-    store = Store.memory(clock=fixed_clock)
+def test_results_come_back_oldest_first_and_by_game(opened):
+    store = opened(clock=fixed_clock)
     store.record("flip", score="27-23", outcome="win", seed=7)
     store.record("penney", score="+3", outcome="loss", seed=None,
                  detail={"bankroll": 97})
@@ -53,15 +68,15 @@ def test_results_come_back_oldest_first_and_by_game():
     penney = store.results("penney")[0]
     assert penney == Result("penney", "1962-03-01T12:00:00+00:00", "+3",
                             "loss", None, {"bankroll": 97},
-                            console_player(), 2)  # the second recorded
+                            "you", 2)  # the second recorded, nobody named
     assert penney["detail"] == {"bankroll": 97}
     assert store.result(2) == penney and store.result(4) is None
     assert [r.number for r in store.results()] == [1, 2, 3]
     assert store.results("flip")[-1].seed == 2 ** 80  # past SQLite's integers
 
 
-def test_get_put_any_json_value():
-    store = Store.memory()
+def test_get_put_any_json_value(opened):
+    store = opened()
     assert store.get("missing") is None
     assert store.get("missing", 42) == 42
     for value in (1, 2.5, "text", [1, [2, 3]], {"a": {"b": None}}, True, None):
@@ -71,24 +86,24 @@ def test_get_put_any_json_value():
     assert store.get("key", "gone") == "gone"
 
 
-def test_get_returns_a_copy():
-    store = Store.memory()
+def test_get_returns_a_copy(opened):
+    store = opened()
     store.put("boxes", {"a": [1, 2]})
     boxes = store.get("boxes")
     boxes["a"].append(3)
     assert store.get("boxes") == {"a": [1, 2]}
 
 
-def test_a_value_that_is_not_json_is_refused_before_writing():
-    store = Store.memory()
+def test_a_value_that_is_not_json_is_refused_before_writing(opened):
+    store = opened()
     store.put("k", 1)
     with pytest.raises(TypeError):
         store.put("k", {1, 2})
     assert store.get("k") == 1
 
 
-def test_a_transaction_keeps_all_or_nothing():
-    store = Store.memory()
+def test_a_transaction_keeps_all_or_nothing(opened):
+    store = opened()
     with store.transaction():
         store.put("a", 1)
         store.put("b", 2)
@@ -104,8 +119,8 @@ def test_a_transaction_keeps_all_or_nothing():
     assert len(store.results()) == 1
 
 
-def test_ctrl_c_in_a_transaction_rolls_it_back():
-    store = Store.memory()
+def test_ctrl_c_in_a_transaction_rolls_it_back(opened):
+    store = opened()
     store.put("beads", 3)
     with pytest.raises(KeyboardInterrupt):
         with store.transaction():
@@ -152,7 +167,7 @@ def test_an_old_file_is_migrated_and_keeps_its_results(tmp_path):
     with Store.open(path) as store:
         assert store.version == SCHEMA_VERSION == 4
         assert store.results()[0].seed == 5
-        assert store.results()[0].player == console_player()
+        assert store.results()[0].player == "you"  # nobody was named
         plan = store.db.execute(  # a player's scoreboard uses the index
             "EXPLAIN QUERY PLAN SELECT * FROM results WHERE player = 'x'"
             " ORDER BY id DESC").fetchall()
@@ -400,8 +415,8 @@ def test_a_commit_that_fails_leaves_the_store_usable():
     assert store.get("a") == 2
 
 
-def test_a_closed_store_says_so_in_one_line():
-    store = Store.memory()
+def test_a_closed_store_says_so_in_one_line(opened):
+    store = opened()
     store.close()
     with pytest.raises(StoreError) as caught:
         store.get("a")
@@ -499,8 +514,8 @@ def test_a_bad_value_in_a_read_only_store_is_told_once(filled):
     assert stored(filled, "penney.bankroll") == "abc"
 
 
-def test_a_value_that_is_not_finite_json_is_refused_before_writing():
-    store = Store.memory()
+def test_a_value_that_is_not_finite_json_is_refused_before_writing(opened):
+    store = opened()
     store.put("k", 1)
     for value in (float("inf"), float("nan"), [1, {2}]):
         with pytest.raises(TypeError):
@@ -647,10 +662,9 @@ def test_a_store_opens_while_another_holds_the_lock(filled):
 
 # -- players -----------------------------------------------------------------------
 
-def test_every_game_is_recorded_under_its_players_name(tmp_path):
-    path = tmp_path / FILENAME
-    with Store.open(path, player="Ada") as ada, \
-            Store.open(path, player="bob") as bob:
+def test_every_game_is_recorded_under_its_players_name(opened):
+    ada, bob = opened(player="Ada"), opened(player="bob")
+    if True:  # two connections to one store
         ada.record("flip", score="27-23", outcome="win", seed=1)
         bob.record("flip", score="20-30", outcome="loss", seed=2)
         bob.record("penney", score="+5 to 105", outcome="win", seed=3)
@@ -659,16 +673,30 @@ def test_every_game_is_recorded_under_its_players_name(tmp_path):
         assert [r.seed for r in ada.results("flip", player="bob")] == [2]
 
 
-def test_a_players_own_state_is_theirs_and_the_labs_is_shared():
-    store = Store.memory(player="ada")
+def test_a_players_own_state_is_theirs_and_the_labs_is_shared(opened):
+    store = opened(player="ada")
     store.put(store.own("penney.bankroll"), 90)
     store.put("hexapawn/her", "shared")
-    other = Store(store.db, player="bob")
+    other = store.as_player("bob")
     assert other.get(other.own("penney.bankroll"), 100) == 100
     assert other.get("hexapawn/her") == "shared"
     assert store.get(store.own("penney.bankroll")) == 90
-    console = Store(store.db)
-    assert console.player == console_player()
+    console = opened(console="Ada")
+    assert console.player == "ada"
+    assert console.own("penney.bankroll") == "penney.bankroll"
+    assert console.get(console.own("penney.bankroll")) is None  # not ada's
+
+
+def test_the_console_player_is_whoever_the_opener_says(opened, monkeypatch):
+    import getpass
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "ada")
+    server = opened()  # a server's store: no console player
+    assert (server.player, server.console) == ("you", None)
+    for name in ("ada", "you"):  # the login's name is nobody special
+        assert server.as_player(name).own("penney.bankroll") == \
+            f"penney.bankroll/{name}"
+    console = opened(console=console_player())
     assert console.own("penney.bankroll") == "penney.bankroll"
 
 
@@ -699,7 +727,7 @@ def test_a_version_two_file_gives_its_games_and_bankroll_to_the_console(
         tmp_path, monkeypatch):
     import getpass
 
-    monkeypatch.setattr(getpass, "getuser", lambda: "ada")
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")  # not asked
     path = tmp_path / FILENAME
     old = sqlite3.connect(path)
     for migration in MIGRATIONS[:2]:
@@ -712,8 +740,86 @@ def test_a_version_two_file_gives_its_games_and_bankroll_to_the_console(
     old.execute("INSERT INTO state VALUES ('penney.bankroll', '105', 'x')")
     old.commit()
     old.close()
-    with Store.open(path, player="bob") as bob:
+    with Store.open(path, player="bob", console="ada") as bob:
         assert [r.player for r in bob.results()] == ["ada"]
         assert bob.get(bob.own("penney.bankroll")) is None
-    with Store.open(path) as console:
+    with Store.open(path, console="ada") as console:
         assert console.get(console.own("penney.bankroll")) == 105
+
+
+# -- one door, one thread ------------------------------------------------------------
+
+def test_the_store_refuses_work_from_another_thread():
+    import threading
+
+    store = Store.memory()
+    caught = []
+    worker = threading.Thread(target=lambda: caught.append(
+        pytest.raises(RuntimeError, store.get, "k").value))
+    worker.start()
+    worker.join()
+    assert "its work goes through store.run" in str(caught[0])
+    assert store.get("k") is None  # its own thread is still welcome
+
+
+def test_a_store_with_a_worker_is_made_and_used_in_the_worker(tmp_path):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    worker = ThreadPoolExecutor(1, thread_name_prefix="retro store")
+    store = Store.open(tmp_path / FILENAME, worker=worker)
+
+    async def game():
+        await store.run(Store.put, "k", 5)
+        return await store.run(Store.get, "k")
+
+    assert asyncio.run(game()) == 5
+    with pytest.raises(RuntimeError, match="belongs to the thread 'retro store"):
+        store.get("k")  # from the loop's thread, not through the door
+    store.close()  # from here, handed to the worker
+    worker.shutdown(wait=True)
+
+
+def test_a_server_falling_back_to_memory_still_serves(tmp_path):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    worker = ThreadPoolExecutor(1)
+    warned = []
+    store = Store.open(tmp_path, worker=worker, warn=warned.append)  # a dir
+    assert "nothing will be kept" in warned[0]
+    assert asyncio.run(store.run(lambda s: s.put_new("k", 1))) is True
+    worker.shutdown(wait=True)
+    store.close()  # its thread has ended: closed here
+
+
+def test_a_server_can_refuse_a_store_in_memory(tmp_path):
+    warned = []
+    with pytest.raises(StoreError) as caught:
+        Store.open(tmp_path, fallback=False, warn=warned.append)
+    assert str(caught.value).startswith(f"cannot use the store {tmp_path}")
+    assert "\n" not in str(caught.value) and warned == []
+    with pytest.raises(StoreError) as caught:
+        Store.open(f"postgresql://ada:secret@/retro?host={tmp_path}",
+                   fallback=False, timeout=1)
+    assert str(caught.value).startswith(
+        "cannot reach the store postgresql://ada:***@/retro?host=")
+    assert "secret" not in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+# -- changing a value in place ---------------------------------------------------------
+
+def test_a_number_and_a_string_change_in_place(opened):
+    store = opened()
+    assert store.put_new("her", {"beads": {"a.b/c": {"1-4": 1}}, "record": ""})
+    assert not store.put_new("her", {"overwritten": True})
+    path = ("beads", "a.b/c", "1-4")
+    assert store.adjust("her", path, -1) == 0
+    assert store.adjust("her", path, -1) is None  # no bead left to take
+    assert store.adjust("her", path, +2) == 2
+    assert store.append("her", ("record",), "W") == 1
+    assert store.append("her", ("record",), "L") == 2
+    assert store.get("her") == {"beads": {"a.b/c": {"1-4": 2}}, "record": "WL"}
+    assert store.adjust("nobody", path, 1) is None
+    assert store.append("her", ("beads",), "x") is None  # not a string

@@ -8,7 +8,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("mindreader", "machines", "seer", "mrm", "scp", "people", "umpire",
       "mixer", "reader", "flip", "hexapawn", "matchbox", "hexapawn_theory",
       "penney", "penney_odds")),
-    ("The room", ("room", "teletype", "store", "serve", "accounts", "wire",
-                  "page", "house")),
+    ("The room", ("room", "teletype", "store", "postgres", "roster", "serve",
+                  "accounts", "wire", "page", "house")),
     ("The toolchain", ("tangle", "weave", "figures", "cli")),
 )

@@ -286,31 +286,31 @@ def keep(store, game: str,
     """HER as stored, taught `lessons`, their games recorded: all or none;
     and what the newest lesson really changed."""
     taken: tuple[Change, ...] = ()
-    with store.transaction():
-        memory = load_her(store)
+    with store.transaction(serial=False):
+        store.put_new(HER_KEY, memory_json(load_her(store)))
         for taught in lessons:
             taken = tuple(change for change in taught.changes
-                          if change.beads > 0 or holds(memory.her, change))
-            memory = replace(memory, her=learn(memory.her, taken),
-                             record=memory.record
-                             + ("W" if taught.her_won else "L"))
+                          if store.adjust(HER_KEY, bead_path(change),
+                                          change.beads) is not None)
+            games = store.append(HER_KEY, ("record",),
+                                 "W" if taught.her_won else "L")
             store.record(
                 game, score="0-1" if taught.her_won else "1-0",
                 outcome="loss" if taught.her_won else "win", seed=taught.seed,
                 detail={"moves": taught.moves, "ending": taught.ending,
-                        "her_game": len(memory.record), "replay": [],
+                        "her_game": games, "replay": [],
                         "from": taught.start,
                         "beads_lost": [{"box": c.box.number,
                                         "bead": str(c.bead),
                                         "colour": c.colour}
                                        for c in taken]})
-        store.put(HER_KEY, memory_json(memory))
+        memory = load_her(store)
     return memory, taken
 
 
-def holds(robot: Robot, change: Change) -> bool:
-    """Whether the robot still has the bead `change` would take."""
-    return robot.beads.get(change.box.key, {}).get(str(change.bead), 0) > 0
+def bead_path(change: Change) -> tuple[str, ...]:
+    """Where the bead `change` adds or takes lies in HER's stored value."""
+    return ("robot", "beads", change.box.key, str(change.bead))
 
 
 ENDINGS = {

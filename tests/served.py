@@ -121,11 +121,13 @@ class Running:
     """A server in a thread of its own, with its own event loop."""
 
     def __init__(self, home: Path, limits: Limits, ssh: bool = False,
-                 operator: str | None = None):
+                 operator: str | None = None, store: str | None = None):
         self.operator = operator
         self.path, self.logs = home / FILENAME, []
+        self.where = store or self.path  # a postgresql:// URL, or the file
+        self.home = home
         home.mkdir(parents=True, exist_ok=True)
-        Store.open(self.path).close()
+        Store.open(self.where).close()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=asyncio.run,
                                        args=(self.main(limits, ssh),),
@@ -134,9 +136,11 @@ class Running:
         assert self.ready.wait(WAIT)
 
     async def main(self, limits: Limits, ssh: bool) -> None:
+        home = self.home
         self.loop = asyncio.get_running_loop()
-        self.server = Server(self.path, limits, log=self.logs.append,
-                             operator=self.operator)
+        self.server = Server(self.where, limits, log=self.logs.append,
+                             operator=self.operator, name=str(home))
+        await self.server.start()
         listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0,
                                        closing=limits.closing)]
         if ssh:
@@ -154,7 +158,7 @@ class Running:
         await self.server.go_down()
 
     def store(self, player: str | None = None) -> Store:
-        return Store.open(self.path, player=player)
+        return Store.open(self.where, player=player)
 
     def until(self, condition, wait: float = WAIT) -> None:
         """Wait until `condition()` holds on the server's own loop (it is

@@ -22,7 +22,7 @@ from retro.rooms.server import Server
 from retro.services.accounts import (account, claim, hashed, matches,
                                      password_trouble)
 from retro.services.guard import Guarding
-from retro.services.store import Store, data_dir, is_name
+from retro.services.store import Store, StoreError, data_dir, is_name
 from retro.wires.ssh import SSH_MISSING, KeyTrouble, open_ssh
 from retro.wires.telnet import open_telnet
 
@@ -30,19 +30,20 @@ from retro.wires.telnet import open_telnet
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-async def serve(path: Path, limits: Limits, host: str, telnet: int,
+async def serve(where: Path | str, limits: Limits, host: str, telnet: int,
                 ssh: int | None, operator: str | None = None) -> int:
     """Serve the room until Ctrl-C, SIGTERM or SIGHUP; the exit status."""
-    server = Server(path, limits, operator=operator)
+    server = Server(where, limits, operator=operator)
     try:
+        await server.start()
         listeners = [("telnet", await open_telnet(
             server.connect, host, telnet, closing=limits.closing))]
         if ssh is not None:
             listeners.append(("ssh", await open_ssh(
-                server.connect, host, ssh, keys=path.parent, doors=server,
+                server.connect, host, ssh, keys=data_dir(), doors=server,
                 grace=limits.name_wait, tries=limits.tries,
                 closing=limits.closing)))
-    except (OSError, KeyTrouble) as error:
+    except (OSError, KeyTrouble, StoreError) as error:
         server.log(f"cannot listen on {host}: {error.strerror or error}"
                    if isinstance(error, OSError) else str(error))
         await server.go_down()
@@ -78,6 +79,11 @@ def register(subparsers) -> None:
     parser.add_argument("--host", default="127.0.0.1", type=address,
                         help="the address to listen on (default 127.0.0.1;"
                         " 0.0.0.0 for every address)")
+    parser.add_argument("--store", metavar="WHERE",
+                        help="the room's records: a SQLite file, or a "
+                        "postgresql:// URL that several servers of one room "
+                        "share (default: served.sqlite3 in the data "
+                        "directory)")
     parser.add_argument("--operator", metavar="NAME", type=operator_name,
                         help="the player who may RESET HER and see where "
                         "players come from (asked for a password here if "
@@ -142,18 +148,14 @@ def room_for_files(players: int, limits: Limits) -> str | None:
             f"process may have {hard} (ulimit -n); --max-players {fits} fits")
 
 
-def store_trouble(path: Path) -> str | None:
-    """Why the served room's store at `path` cannot be used; None if it
+def store_trouble(where: Path | str) -> str | None:
+    """Why the served room's store at `where` cannot be used; None if it
     can (a damaged file is set aside and a fresh one started, as ever)."""
-    said: list[str] = []
-    store = Store.open(path, warn=said.append)
-    store.close()
-    if store.path is not None:
-        for line in said:
-            print(line, file=sys.stderr)
-        return None
-    return said[-1].removeprefix("retro: ").split(
-        "; nothing will be kept")[0]
+    try:
+        Store.open(where, fallback=False).close()
+    except StoreError as error:
+        return str(error)
+    return None
 
 
 SERVED = "served.sqlite3"  # the served room's store, apart from the console's
@@ -172,22 +174,22 @@ def serve_command(args) -> int:
         print(f"retro serve: {args.host} is not the loopback address: "
               f"anyone who can reach it can connect, claim a name or play "
               f"as a guest", file=sys.stderr)
-    path = data_dir() / SERVED
-    trouble = store_trouble(path)
+    where = args.store or data_dir() / SERVED
+    trouble = store_trouble(where)
     if trouble is not None:
         print(f"retro serve: {trouble}", file=sys.stderr)
         return 1
     if args.operator is not None:
-        own_operator(path, args.operator)
+        own_operator(where, args.operator)
     for game in GAMES:
         install(game)
-    return asyncio.run(serve(path, limits, args.host, args.telnet,
+    return asyncio.run(serve(where, limits, args.host, args.telnet,
                              args.ssh, args.operator))
 
 
-def own_operator(path: Path, name: str) -> None:
+def own_operator(where: Path | str, name: str) -> None:
     """Claim the operator's name at this terminal, or prove it there."""
-    with Store.open(path) as store:
+    with Store.open(where, fallback=False) as store:
         held = account(store, name)
         if not sys.stdin.isatty():
             raise UsageError(

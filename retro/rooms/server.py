@@ -20,6 +20,7 @@ from retro.rooms.waiting import Ticket, Waiting
 from retro.services.accounts import (LONGEST, account, claim, hashed,
                                      matches, tried)
 from retro.services.guard import Guard, Refused
+from retro.services.roster import open_roster
 from retro.services.store import Store, StoreError, is_name
 from retro.services.teletype import Signal, clean
 from retro.wires.lines import Caller
@@ -28,16 +29,19 @@ from retro.wires.lines import Caller
 class Server:
     """The players on line, the doors, the limits, and going down."""
 
-    def __init__(self, path: Path, limits: Limits = Limits(),
+    def __init__(self, where: Path | str, limits: Limits = Limits(),
                  log: Callable[[str], object] | None = None,
-                 operator: str | None = None):
-        self.path, self.limits, self.operator = path, limits, operator
+                 operator: str | None = None, name: str | None = None):
+        self.where, self.limits, self.operator = where, limits, operator
         self.log = log or (lambda message: print(
             f"retro serve: {message}", file=sys.stderr, flush=True))
         self.loop = asyncio.get_running_loop()
         self.loop.set_default_executor(ThreadPoolExecutor(2))
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="retro store")
-        self.store = Store.open(path, warn=self.log, worker=self.worker)
+        self.store = Store.open(where, warn=self.log, worker=self.worker,
+                                fallback=False)
+        self.roster = open_roster(where, name, heard=self.heard,
+                                  close=self.closed_elsewhere)
         self.guard = Guard(limits.guarding)
         self.chronicle = Chronicle(self.log)
         self.waiting = Waiting(limits)
@@ -47,6 +51,10 @@ class Server:
         self.stopping = False
         self.empty = asyncio.Event()
         self.minute = self.loop.call_later(limits.summary, self.each_minute)
+
+    async def start(self) -> None:
+        """Join the room's other servers, if it has any."""
+        await self.roster.start()
 
     def connect(self, **wire) -> Connection:
         """A new line for a wire: what the wires call for each connection."""
@@ -78,6 +86,9 @@ class Server:
         refused = None if operator else self.placement(connection.host)
         if refused is not None or connection.closed or self.stopping:
             raise Goodbye(said=refused or "")
+        await self.on_line_in_the_room(name, guest)
+        if connection.closed or self.stopping or name in self.players:
+            raise Goodbye()
         session = Session(self, connection, name, guest=guest,
                           operator=operator, missed=admitted.missed)
         self.players[name] = session
@@ -98,6 +109,19 @@ class Server:
                     f"are on line. Try again later.")
         return None
 
+    async def on_line_in_the_room(self, name: str, guest: bool) -> None:
+        """Put `name` on line in the whole room: a guest only if no server
+        has it; an owner wherever it was, whose old line there is closed."""
+        self.reserved.add(name)
+        try:
+            if guest and name in await self.roster.who():
+                raise Goodbye(said=f"{name} is on line already.")
+            held = await self.roster.claim(name)
+        finally:
+            self.reserved.discard(name)
+        if held is not None and held != self.roster.server:
+            self.log(f"{name} taken over from {held}")
+
     def forget(self, connection: Connection) -> None:
         self.connections.discard(connection)
         self.waiting.leave(connection.ticket)
@@ -107,6 +131,8 @@ class Server:
         """A session's task has ended: its name is free again."""
         if self.players.get(session.name) is session:
             del self.players[session.name]
+            if not self.stopping:
+                self.loop.create_task(self.roster.leave(session.name))
         self.log(f"{session.name} off line")
         if not self.players and self.stopping:
             self.empty.set()
@@ -129,11 +155,34 @@ class Server:
                 f"{plural(len(self.players), 'player')} on line.\n{GREETING}\n")
 
     def announce(self, text: str) -> None:
-        """Tell everyone on line (a shared command's report), and the log."""
+        """Tell everyone on line in the room (a shared command's report),
+        through every server's roster, and the log."""
         self.log(text)
-        for session in self.on_line():
-            session.tty.say(f"*** {text} ***")
-            session.tty.flush()
+        self.loop.create_task(self.roster.tell({"announce": text}))
+
+    def heard(self, message: dict) -> None:
+        """A message to every server of the room, this one among them."""
+        text = message.get("announce")
+        if isinstance(text, str):
+            for session in self.on_line():
+                session.tty.say(f"*** {text} ***")
+                session.tty.flush()
+
+    def closed_elsewhere(self, name: str) -> None:
+        """`name` was proved on another server: its line here closes."""
+        session = self.players.get(name)
+        if session is not None:
+            session.connection.close(f"{name.upper()} HAS LOGGED IN FROM "
+                                     f"ANOTHER LINE")
+
+    async def everyone(self) -> list[Session | tuple[str, str]]:
+        """Everyone on line in the room: this server's sessions, and the
+        others' names with the server each is on."""
+        here = self.on_line()
+        others = [(name, server) for name, server
+                  in sorted((await self.roster.who()).items())
+                  if server != self.roster.server and name not in self.players]
+        return [*here, *others]
 
     async def take_over(self, holder: Session, peer: str) -> None:
         """Close `holder`'s line for its owner, who has proved the name from
@@ -255,6 +304,7 @@ class Server:
                     if session.task is not None:
                         session.task.cancel()
         await asyncio.sleep(0.1)  # the last words on their way
+        await self.roster.stop()
         self.chronicle.write()
-        self.worker.shutdown(wait=True)
         self.store.close()
+        self.worker.shutdown(wait=True)

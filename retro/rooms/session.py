@@ -27,7 +27,7 @@ class Lobby(Protocol):
 
     def log(self, message: str) -> object: ...
     def announce(self, text: str) -> None: ...
-    def on_line(self) -> list[Session]: ...
+    async def everyone(self) -> list[Session | tuple[str, str]]: ...
     def gone(self, session: Session) -> None: ...
 
 
@@ -103,7 +103,8 @@ BAUDS = (0, 50, 75, 110, 134, 150, 300, 600, 1200, 2400, 4800, 9600)
 def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
     """WHO, BAUD, TEAR and KEYS, for one session's room."""
     async def who(said: Meaning) -> None:
-        tty.draw("\n".join(who_is_on(session.server.on_line(), session)))
+        tty.draw("\n".join(who_is_on(await session.server.everyone(),
+                                     session)))
 
     async def baud(said: Meaning) -> None:
         tty.say(set_baud(tty, said.rest))
@@ -123,11 +124,18 @@ def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
                  "you in", keys_verb))
 
 
-def who_is_on(players: list[Session], me: Session) -> list[str]:
-    """What WHO prints: a line per player on line."""
+def who_is_on(players: list[Session | tuple[str, str]],
+              me: Session) -> list[str]:
+    """What WHO prints: a line per player on line, on this server and
+    then on the room's others."""
     now = time.monotonic()
     lines = [f"{plural(len(players), 'player')} on line:"]
     for player in players:
+        if isinstance(player, tuple):  # on another server of the room
+            other, server = player
+            lines.append(f"  {other:<22}{'on another server':<32}"
+                         + (f"  {server}" if me.operator else ""))
+            continue
         name = player.name + (" (you)" if player is me else
                               " (guest)" if player.guest else "")
         minutes = int(now - player.since) // 60

@@ -675,12 +675,12 @@ def saving(tty, what: str) -> Iterator[None]:
         tty.say(f"NOT SAVED: {what} ({error}).")
 
 
-
-
 def _portable(stored: Any) -> str | None:
     """A stored field as either database can hold it: text, or nothing."""
     return None if stored is None else _text(stored).replace("\x00",
                                                              "\ufffd")
+
+
 def _to_json(value: Any) -> str:
     """`value` as JSON text; TypeError if it is not a JSON value."""
     try:

@@ -109,19 +109,6 @@ class Server:
                     f"are on line. Try again later.")
         return None
 
-    async def on_line_in_the_room(self, name: str, guest: bool) -> None:
-        """Put `name` on line in the whole room: a guest only if no server
-        has it; an owner wherever it was, whose old line there is closed."""
-        self.reserved.add(name)
-        try:
-            if guest and name in await self.roster.who():
-                raise Goodbye(said=f"{name} is on line already.")
-            held = await self.roster.claim(name)
-        finally:
-            self.reserved.discard(name)
-        if held is not None and held != self.roster.server:
-            self.log(f"{name} taken over from {held}")
-
     def forget(self, connection: Connection) -> None:
         self.connections.discard(connection)
         self.waiting.leave(connection.ticket)
@@ -154,6 +141,33 @@ class Server:
         return (f"RETRO TIME-SHARING SYSTEM: the machine room is open, "
                 f"{plural(len(self.players), 'player')} on line.\n{GREETING}\n")
 
+    async def take_over(self, holder: Session, peer: str) -> None:
+        """Close `holder`'s line for its owner, who has proved the name from
+        `peer`, and wait for its session to end."""
+        self.log(f"{holder.name} taken over from {peer}")
+        holder.connection.close(f"{holder.name.upper()} HAS LOGGED IN FROM "
+                                f"ANOTHER LINE")
+        if holder.task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(holder.task),
+                                       self.limits.take_over)
+            except asyncio.TimeoutError:
+                holder.task.cancel()
+                await asyncio.gather(holder.task, return_exceptions=True)
+
+    async def on_line_in_the_room(self, name: str, guest: bool) -> None:
+        """Put `name` on line in the whole room: a guest only if no server
+        has it; an owner wherever it was, whose old line there is closed."""
+        self.reserved.add(name)
+        try:
+            if guest and name in await self.roster.who():
+                raise Goodbye(said=f"{name} is on line already.")
+            held = await self.roster.claim(name)
+        finally:
+            self.reserved.discard(name)
+        if held is not None and held != self.roster.server:
+            self.log(f"{name} taken over from {held}")
+
     def announce(self, text: str) -> None:
         """Tell everyone on line in the room (a shared command's report),
         through every server's roster, and the log."""
@@ -183,20 +197,6 @@ class Server:
                   in sorted((await self.roster.who()).items())
                   if server != self.roster.server and name not in self.players]
         return [*here, *others]
-
-    async def take_over(self, holder: Session, peer: str) -> None:
-        """Close `holder`'s line for its owner, who has proved the name from
-        `peer`, and wait for its session to end."""
-        self.log(f"{holder.name} taken over from {peer}")
-        holder.connection.close(f"{holder.name.upper()} HAS LOGGED IN FROM "
-                                f"ANOTHER LINE")
-        if holder.task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(holder.task),
-                                       self.limits.take_over)
-            except asyncio.TimeoutError:
-                holder.task.cancel()
-                await asyncio.gather(holder.task, return_exceptions=True)
 
     async def claimed(self, name: str) -> bool:
         return await self.store.run(account, name) is not None

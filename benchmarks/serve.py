@@ -1,6 +1,6 @@
 """The served room under load: people, saturation, faults and SSH.
 
-    python benchmarks/serve.py [--parts people,saturation,faults,ssh]
+    python benchmarks/serve.py [--parts people,saturation,faults,ssh,shared]
                                [--people 10,100]
                                [--seconds 15] [--no-profile]
 
@@ -33,6 +33,12 @@ in time. The clients are asyncio streams in this process.
   then beside 20 silent clients (10 that never read, 10 that stop at the
   name prompt) and one that sends 10 MB of garbage: p99 with and without.
 - ssh: one asyncssh client plays a Penney bet end to end.
+- shared (not run unless asked): two servers on one PostgreSQL (a real
+  one, started as the tests start theirs), --shared N players split
+  between them at a person's pace; then the same with the first server
+  killed with SIGKILL mid-load, and with PostgreSQL restarted mid-load:
+  how many finished on each, p99, each server's peak memory and threads,
+  and whether every match a client saw finish is recorded once.
 
 A whole default run takes about six minutes; --people 10,30 --seconds 5
 is a quicker look.
@@ -158,7 +164,7 @@ class Client:
 
     def __init__(self, name: str):
         self.name, self.latencies, self.finished = name, [], []
-        self.lines = 0
+        self.lines = self.unsaved = 0
 
     async def connect(self, port: int, source: str | None = None) -> None:
         self.reader, self.writer = await asyncio.open_connection(
@@ -207,6 +213,7 @@ class Client:
             if text.endswith(b"> "):
                 score = re.findall(r"\((\d+-\d+)\)", text.decode())[-1]
                 self.finished.append(score)
+                self.unsaved += b"NOT SAVED" in text
                 return score
             await self.think(rng, think)
             text = await self.send(rng.choice(plays))
@@ -482,6 +489,107 @@ async def ssh_bet() -> None:
           f" {after} pennies; the store holds {rows}")
 
 
+def pg_results(url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        rows = db.execute("SELECT player, count(*) FROM results"
+                          " WHERE game = 'mindreader' GROUP BY player")
+        return dict(rows.fetchall())
+
+
+async def left_who(port: int, prefix: str) -> float:
+    """Seconds until WHO on `port` lists no one whose name has `prefix`."""
+    started = time.monotonic()
+    watcher = Client("watcher")
+    await watcher.connect(port, "127.0.9.9")
+    await watcher.until(b"? ")
+    watcher.writer.write(b"watcher\r\n")
+    await watcher.until(b"PASSWORD? ")
+    watcher.writer.write(b"\r\n")  # a guest
+    await watcher.until(b"> ")
+    while time.monotonic() - started < 120:
+        seen = (await watcher.send("who")).decode()
+        if not re.search(rf"^  {re.escape(prefix)}", seen, re.M):
+            break
+        await asyncio.sleep(1)
+    watcher.close()
+    return time.monotonic() - started
+
+
+async def shared(count: int, fault: str) -> None:
+    """Two servers on one PostgreSQL, `count` players split between them
+    at a person's pace; `fault`: "" for none, "kill" to kill -9 the first
+    server mid-load, "restart" to restart PostgreSQL mid-load."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from postgres import Server as Database  # tests/postgres.py
+
+    print(f"== shared: {count} players on two servers, one PostgreSQL"
+          + (f"; {fault} mid-load" if fault else ""))
+    database = Database()
+    try:
+        url = database.fresh_database()
+        with tempfile.TemporaryDirectory() as home:
+            servers = [Served(Path(home) / name, "--store", url,
+                              players=count // 2 + 10)
+                       for name in ("one", "two")]
+            done_playing = asyncio.Event()
+            sampling = [asyncio.ensure_future(s.most_threads(done_playing))
+                        for s in servers]
+            started = time.monotonic()
+
+            gone_in: list[float] = []
+
+            async def strike() -> None:
+                await asyncio.sleep(count / 2 / ARRIVALS + 45)
+                if fault == "kill":
+                    servers[0].kill()
+                    gone_in.append(await left_who(servers[1].port, "a-"))
+                elif fault == "restart":
+                    await asyncio.get_running_loop().run_in_executor(
+                        None, database.restart)
+            striking = asyncio.ensure_future(strike())
+            halves = await asyncio.wait_for(asyncio.gather(*(
+                players(server.port, count // 2, f"{name}-",
+                        random.Random(count + n), (0.3, 0.9))
+                for n, (name, server) in enumerate(zip("ab", servers)))),
+                LIMIT)
+            took = time.monotonic() - started
+            await striking
+            done_playing.set()
+            threads = [await sample for sample in sampling]
+            stored = pg_results(url)
+            for n, (server, clients) in enumerate(zip(servers, halves)):
+                done = [c for c in clients
+                        if not isinstance(c, BaseException) and c.finished]
+                seen = [c.name for c in done]
+                once = sum(stored.get(name) == 1 for name in seen)
+                told = sum(c.unsaved for c in done)
+                alive = server.process.poll() is None
+                rss = server.rss_peak_mb() if alive else float("nan")
+                print(f"  server {n + 1}: {len(done)}/{len(clients)} finished"
+                      f" in {took:5.1f} s; "
+                      + (figures([x for c in done for x in c.latencies])
+                         if done else "no lines"))
+                print(f"     {once} of {len(done)} finished matches recorded "
+                      f"once, {told} told NOT SAVED; RSS peak {rss:.0f} MB; "
+                      f"threads at most {threads[n]}"
+                      + ("" if alive else "; killed"))
+                for error in failures(clients)[:2]:
+                    print(f"     failed: {error!r}")
+            if gone_in:
+                print(f"  the killed server's players left WHO on the other "
+                      f"{gone_in[0]:.1f} s after the kill")
+            twice = sum(number > 1 for number in stored.values())
+            print(f"  the store: {sum(stored.values())} results, "
+                  f"{twice} names with more than one")
+            for server in servers:
+                if server.process.poll() is None:
+                    server.stop()
+    finally:
+        database.stop()
+
+
 async def main(args) -> None:
     parts = args.parts.split(",")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
@@ -496,6 +604,9 @@ async def main(args) -> None:
         await silent_and_garbage()
     if "ssh" in parts:
         await ssh_bet()
+    if "shared" in parts:
+        for fault in ("", "kill", "restart"):
+            await shared(args.shared, fault)
 
 
 if __name__ == "__main__":
@@ -514,6 +625,9 @@ if __name__ == "__main__":
                         help="processes the saturation's clients run in "
                              "(default: 2, so that the server, not one "
                              "client process, is what saturates)")
+    parser.add_argument("--shared", type=int, default=1000, metavar="N",
+                        help="players in the shared part, split between two "
+                             "servers on one PostgreSQL (default: 1000)")
     parser.add_argument("--no-profile", action="store_true",
                         help="skip the profiled saturation run")
     args = parser.parse_args()

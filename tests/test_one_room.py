@@ -75,3 +75,23 @@ def test_the_operators_reset_is_announced_on_every_server(tmp_path,
     finally:
         one.close()
         two.close()
+
+
+def test_a_database_that_cannot_be_reached_is_one_line_and_status_1(
+        tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    nowhere = tmp_path / "no server here"
+    nowhere.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "serve", "--telnet", "0", "--store",
+         f"postgresql://retro@/room?host={nowhere}"],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=dict(os.environ, RETRO_HOME=str(tmp_path / "home")),
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

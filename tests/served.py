@@ -143,6 +143,7 @@ class Running:
         await self.server.start()
         listeners = [await open_telnet(self.server.connect, "127.0.0.1", 0,
                                        closing=limits.closing)]
+        listeners += await self.listen(limits)
         if ssh:
             listeners.append(await open_ssh(
                 self.server.connect, "127.0.0.1", 0, keys=self.path.parent,
@@ -156,6 +157,10 @@ class Running:
         for listener in listeners:
             listener.close()
         await self.server.go_down()
+
+    async def listen(self, limits: Limits) -> list:
+        """More doors than telnet (SSH, the web), for a kind of Running."""
+        return []
 
     def store(self, player: str | None = None) -> Store:
         return Store.open(self.where, player=player)

@@ -9,6 +9,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "mixer", "reader", "flip", "hexapawn", "matchbox", "hexapawn_theory",
       "penney", "penney_odds")),
     ("The room", ("room", "teletype", "store", "postgres", "roster", "serve",
-                  "accounts", "wire", "page", "house")),
+                  "accounts", "wire", "web", "page",
+                  "house")),
     ("The toolchain", ("tangle", "weave", "figures", "cli")),
 )

@@ -11,6 +11,7 @@ import getpass
 import importlib.util
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from retro.common import UsageError, whole_number
@@ -25,13 +26,15 @@ from retro.services.guard import Guarding
 from retro.services.store import Store, StoreError, data_dir, is_name
 from retro.wires.ssh import SSH_MISSING, KeyTrouble, open_ssh
 from retro.wires.telnet import open_telnet
+from retro.wires.web import open_web
 
 
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 async def serve(where: Path | str, limits: Limits, host: str, telnet: int,
-                ssh: int | None, operator: str | None = None) -> int:
+                ssh: int | None, operator: str | None = None,
+                web: Web | None = None) -> int:
     """Serve the room until Ctrl-C, SIGTERM or SIGHUP; the exit status."""
     server = Server(where, limits, operator=operator)
     try:
@@ -43,7 +46,12 @@ async def serve(where: Path | str, limits: Limits, host: str, telnet: int,
                 server.connect, host, ssh, keys=data_dir(), doors=server,
                 grace=limits.name_wait, tries=limits.tries,
                 closing=limits.closing)))
-    except (OSError, KeyTrouble, StoreError) as error:
+        if web is not None:
+            listeners.append(("web", await open_web(
+                server.connect, host, web.port, grace=limits.name_wait,
+                closing=limits.closing, holding=limits.output // 4,
+                origins=web.origins, ssl=web.tls())))
+    except (OSError, KeyTrouble, StoreError, WebTrouble) as error:
         server.log(f"cannot listen on {host}: {error.strerror or error}"
                    if isinstance(error, OSError) else str(error))
         await server.go_down()
@@ -79,6 +87,16 @@ def register(subparsers) -> None:
     parser.add_argument("--host", default="127.0.0.1", type=address,
                         help="the address to listen on (default 127.0.0.1;"
                         " 0.0.0.0 for every address)")
+    parser.add_argument("--web", type=port, metavar="PORT",
+                        help="serve the web door too, on PORT: a page and a "
+                        "WebSocket (needs websockets)")
+    parser.add_argument("--web-origin", action="append", metavar="ORIGIN",
+                        help="another site whose pages may open the web door "
+                        "(https://example.org; again for more)")
+    parser.add_argument("--web-cert", metavar="FILE",
+                        help="a certificate, to serve the web door over TLS")
+    parser.add_argument("--web-key", metavar="FILE",
+                        help="the certificate's private key")
     parser.add_argument("--store", metavar="WHERE",
                         help="the room's records: a SQLite file, or a "
                         "postgresql:// URL that several servers of one room "
@@ -110,6 +128,49 @@ def register(subparsers) -> None:
                         help="seconds to log in "
                         f"(default {int(Limits.name_wait)})")
     parser.set_defaults(func=serve_command)
+
+
+@dataclass(frozen=True)
+class Web:
+    """The web door: its port, the other sites whose pages may open it,
+    and its certificate and key for TLS."""
+
+    port: int
+    origins: tuple[str, ...] = ()
+    cert: str | None = None
+    key: str | None = None
+
+    def tls(self):
+        """The TLS context for the certificate and key; None for none."""
+        if self.cert is None:
+            return None
+        import ssl
+
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        try:
+            context.load_cert_chain(self.cert, self.key)
+        except (OSError, ssl.SSLError) as error:
+            raise WebTrouble(f"the web door's certificate cannot be used "
+                             f"({getattr(error, 'strerror', None) or error})"
+                             ) from None
+        return context
+
+
+class WebTrouble(Exception):
+    """The web door cannot open (the message says why)."""
+
+
+def web_door(args) -> Web | None:
+    """The web door the options ask for, if any."""
+    if args.web is None:
+        return None
+    if importlib.util.find_spec("websockets") is None:
+        raise UsageError("the web door needs websockets: pip install "
+                         "'retro[web]'")
+    if (args.web_cert is None) != (args.web_key is None):
+        raise UsageError("--web-cert and --web-key go together")
+    return Web(args.web, tuple(args.web_origin or ()), args.web_cert,
+               args.web_key)
 
 
 def address(text: str) -> str:
@@ -184,7 +245,7 @@ def serve_command(args) -> int:
     for game in GAMES:
         install(game)
     return asyncio.run(serve(where, limits, args.host, args.telnet,
-                             args.ssh, args.operator))
+                             args.ssh, args.operator, web_door(args)))
 
 
 def own_operator(where: Path | str, name: str) -> None:

@@ -1,0 +1,245 @@
+"""The web door: a page and a WebSocket into the same room as telnet.
+
+Each test starts a served room with its web door on the loopback and
+checks what a player would notice, or makes one of the attacks a web door
+must refuse, with the figure it must hold.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+
+import pytest
+
+from served import WAIT, Player, Running, limits_of  # tests/served.py
+
+websockets = pytest.importorskip("websockets", reason="the web door needs "
+                                 "websockets (pip install -e '.[dev]')")
+
+
+class Web(Running):
+    """A served room with a web door as well as telnet."""
+
+    async def listen(self, limits) -> list:
+        from retro.wires.web import open_web
+
+        return [await open_web(self.server.connect, "127.0.0.1", 0,
+                               grace=limits.name_wait,
+                               closing=limits.closing,
+                               holding=limits.output // 4,
+                               origins=("https://friends.example",))]
+
+
+def web_room(tmp_path, **limits) -> Web:
+    return Web(tmp_path / "home", limits_of(**limits))
+
+
+class Page:
+    """A WebSocket client, as the room's page is one."""
+
+    def __init__(self, socket):
+        self.socket, self.seen = socket, ""
+        self.hidden = False
+
+    async def until(self, text: str, wait: float = WAIT) -> str:
+        deadline = time.monotonic() + wait
+        while text not in self.seen:
+            message = json.loads(await asyncio.wait_for(
+                self.socket.recv(), deadline - time.monotonic()))
+            self.seen += message.get("text", "")
+            self.hidden = message.get("hidden", self.hidden)
+        before, _, self.seen = self.seen.partition(text)
+        return before + text
+
+    async def say(self, line: str) -> None:
+        await self.socket.send(json.dumps({"line": line}))
+
+    async def log_in(self, name: str, password: str = "") -> str:
+        told = await self.until("NAME")
+        await self.say(name)
+        told += await self.until("PASSWORD? ")
+        assert self.hidden  # the page is told to hide the password
+        await self.say(password)
+        if password:
+            told += await self.until("AGAIN? ")
+            await self.say(password)
+        return told + await self.until("> ")
+
+
+def connect(room: Web, origin: str | None = None):
+    from websockets.asyncio.client import connect as open_socket
+
+    return open_socket(f"ws://127.0.0.1:{room.ports[1]}/room",
+                       origin=origin, open_timeout=WAIT)
+
+
+def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        ada = Player(room.port, "ada")
+
+        async def web() -> tuple[str, str]:
+            async with connect(room, f"http://127.0.0.1:{room.ports[1]}") \
+                    as socket:
+                page = Page(socket)
+                told = await page.log_in("wes", "wes's own secret")
+                await page.say("who")
+                seen = await page.until("> ")
+                told_ada = ada.ask("who")
+                await page.say("quit")
+                await page.until("dreams")
+                return told + seen, told_ada
+        seen, told_ada = asyncio.run(asyncio.wait_for(web(), 30))
+        assert "wes is yours" in seen
+        assert "2 players on line" in seen and "ada" in seen
+        assert "wes" in told_ada and "web 127.0.0.1:" not in told_ada
+    finally:
+        room.close()
+
+
+def test_a_page_from_another_site_is_refused(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def attempts() -> list[str]:
+            found = []
+            for origin in ("http://evil.example",
+                           f"http://127.0.0.1:{room.ports[1]}",
+                           "https://friends.example"):
+                try:
+                    async with connect(room, origin) as socket:
+                        await Page(socket).until("NAME")
+                        found.append("open")
+                except websockets.exceptions.InvalidStatus as refused:
+                    found.append(str(refused.response.status_code))
+            return found
+        assert asyncio.run(asyncio.wait_for(attempts(), 30)) == [
+            "403", "open", "open"]
+    finally:
+        room.close()
+
+
+def test_a_frame_of_ten_megabytes_is_refused_and_others_play_on(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def attack() -> tuple[int | None, float]:
+            socket = await connect(room)
+            await Page(socket).until("NAME")
+            try:
+                await socket.send("x" * (10 * 2 ** 20))
+                while True:
+                    await asyncio.wait_for(socket.recv(), WAIT)
+            except websockets.exceptions.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+            started = time.monotonic()
+            async with connect(room) as socket:
+                await Page(socket).log_in("gus")
+            return code, time.monotonic() - started
+        code, took = asyncio.run(asyncio.wait_for(attack(), 60))
+        assert code == 1009  # "message too big"
+        assert took < 2.0
+    finally:
+        room.close()
+
+
+def test_half_open_handshakes_keep_no_web_player_out(tmp_path):
+    room = web_room(tmp_path)
+    held = []
+    try:
+        for _ in range(500):
+            try:
+                held.append(socket.create_connection(
+                    ("127.0.0.1", room.ports[1]), timeout=WAIT))
+                held[-1].sendall(b"GET /room HTTP/1.1\r\nHost: x\r\n")
+            except OSError:
+                break
+
+        async def honest() -> float:
+            started = time.monotonic()
+            async with connect(room) as socket:
+                await Page(socket).log_in("gus")
+            return time.monotonic() - started
+        assert asyncio.run(asyncio.wait_for(honest(), 30)) < 2.0
+    finally:
+        for sock in held:
+            sock.close()
+        room.close()
+
+
+def test_guesses_over_the_web_count_with_the_other_doors(tmp_path):
+    room = web_room(tmp_path, pause=0.0, misses=3)
+    try:
+        Player(room.port, "ada", "ada's own secret").close()
+
+        async def guesses() -> str:
+            for _ in range(3):
+                async with connect(room) as socket:
+                    page = Page(socket)
+                    await page.until("NAME")
+                    await page.say("ada")
+                    await page.until("PASSWORD? ")
+                    await page.say("a wrong guess")
+                    await page.until("PASSWORD for ada")
+            return "guessed"
+        asyncio.run(asyncio.wait_for(guesses(), 30))
+        thief = Player(room.port)  # telnet, from the same address
+        thief.expect("NAME")
+        thief.say("ada")
+        thief.expect("PASSWORD? ")
+        thief.say("one more guess")
+        assert "refused for" in thief.closed()
+    finally:
+        room.close()
+
+
+def test_the_page_asks_nothing_of_any_other_host(tmp_path):
+    import urllib.request
+
+    room = web_room(tmp_path)
+    try:
+        with urllib.request.urlopen(
+                f"http://127.0.0.1:{room.ports[1]}/", timeout=WAIT) as page:
+            html = page.read().decode()
+            policy = page.headers["Content-Security-Policy"]
+        assert "<input" in html and "/room" in html
+        assert "http://" not in html and "https://" not in html
+        assert "default-src 'self'" in policy
+    finally:
+        room.close()
+
+
+@pytest.mark.book
+def test_a_browser_plays_in_the_room_beside_a_telnet_player(tmp_path):
+    from browser import chromium, missing_browser  # tests/browser.py
+
+    missing = missing_browser()
+    if missing:
+        pytest.skip(missing)
+    room = web_room(tmp_path)
+    try:
+        ada = Player(room.port, "ada")
+        with chromium() as browser:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{room.ports[1]}/")
+            line = page.locator("#line")
+            page.wait_for_function(
+                "document.getElementById('paper').textContent"
+                ".includes('NAME')")
+            line.fill("bea")
+            line.press("Enter")
+            page.wait_for_function("document.getElementById('line').type"
+                                   " === 'password'")
+            line.press("Enter")  # a guest
+            line.fill("who")
+            line.press("Enter")
+            page.wait_for_function(
+                "document.getElementById('paper').textContent"
+                ".includes('2 players on line')")
+            assert "bea" in ada.ask("who")
+            line.press("Control+d")
+            page.wait_for_function(
+                "document.getElementById('paper').textContent"
+                ".includes('The line is closed')")
+    finally:
+        room.close()

@@ -5,7 +5,6 @@ Tangled from literate/room.md, which explains it.
 """
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
 import re
@@ -18,7 +17,7 @@ from retro.games.contract import (Abandoned, FrontEnd, Game, RoomCommand,
                                   Sitting)
 from retro.games.registry import GAMES
 from retro.services.store import Scoreboard, Store, StoreError
-from retro.services.teletype import WIDTH
+from retro.services.teletype import WIDTH, GoingDown
 
 
 @dataclass(frozen=True)
@@ -180,8 +179,8 @@ async def play_game(game: Game, conversation: Callable, tty, store: Store,
     except (Abandoned, KeyboardInterrupt, EOFError) as left:
         tty.say()
         tty.say("*** GAME ABANDONED ***")
-        ending = {Abandoned: "left", KeyboardInterrupt: "abandoned",
-                  EOFError: "eof"}[type(left)]
+        ending = ("left" if isinstance(left, Abandoned) else "eof"
+                  if isinstance(left, EOFError) else "abandoned")
     except StoreError as error:
         tty.say()
         tty.say(f"*** GAME STOPPED: {str(error).rstrip('.')} ***")
@@ -278,6 +277,7 @@ def tear(tty, name: str = "") -> str:
             return f"The paper will not tear: {reason}."
         else:
             return f"You tear off the paper roll. It is saved as {path}."
+    raise AssertionError("the rolls run out only after every number")
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,7 @@ class Verb:
     name: str  # as typed, in lower case: "who"
     usage: str  # as HELP shows it: "WHO"
     about: str  # what HELP says it does
-    action: Callable[[Meaning], object | Awaitable[object]]
+    action: Callable[[Meaning], Awaitable[object]]
 
 
 def help_rows(verbs: Sequence[Verb]) -> tuple[tuple[str, str], ...]:
@@ -355,15 +355,15 @@ class Room:
         self.puzzled = 0
         self.playing: Game | None = None  # the game being played, if any
         self._extras: dict[str, GameCommand] | None = None
-        self.actions: dict[str, Callable[[Meaning], object]] = {
-            "": lambda said: None,
+        self.actions: dict[str, Callable[[Meaning], Awaitable[object]]] = {
+            "": lambda said: self.say_lines(()),
             "?": lambda said: self.say_puzzled(said.rest[0]),
             "look": lambda said: self.look(said.rest),
             "menu": lambda said: self.menu(),
             "help": lambda said: self.help(),
             "play": lambda said: self.play(said.rest),
             "scores": lambda said: self.scores(said.rest),
-            "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
+            "tear": lambda said: self.say_lines([tear(self.tty, said.raw)]),
         }
         self.actions.update((verb.name, verb.action) for verb in verbs)
         self.verbs = VERBS + tuple(verb.name for verb in verbs
@@ -374,14 +374,14 @@ class Room:
         """The whole session; returns the exit status (always 0)."""
         self.tty.draw(BANNER)
         self.tty.say()
-        self.look()
+        await self.look()
         while True:
             try:
                 line = await self.tty.ask(self.PROMPT, self.choices,
                                           history="room")
                 if not await self.obey(line):
                     break
-            except EOFError:
+            except (EOFError, GoingDown):
                 break
             except KeyboardInterrupt:
                 self.tty.say()
@@ -400,15 +400,13 @@ class Room:
         if meaning.verb == "quit":
             return False
         try:
-            done = self.actions[meaning.verb](meaning)
-            if asyncio.iscoroutine(done):
-                await done
+            await self.actions[meaning.verb](meaning)
         except StoreError as error:
             reason = str(error).rstrip(".")
             self.tty.say(f"({meaning.verb.upper()} failed: {reason}.)")
         return True
 
-    def say_lines(self, lines: Sequence[str]) -> None:
+    async def say_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
             self.tty.say(line)
 
@@ -421,9 +419,9 @@ class Room:
         lines = scores_report(board, self.games)
         table = lines.index("") if "" in lines else len(lines)
         self.tty.draw("\n".join(lines[:table]))
-        self.say_lines(lines[table:])
+        await self.say_lines(lines[table:])
 
-    def say_puzzled(self, word: str) -> None:
+    async def say_puzzled(self, word: str) -> None:
         """The next of the replies to a word the room does not know."""
         whole = next((verb for verb in WHOLE_WORDS if verb.startswith(word)), None)
         if whole is not None:
@@ -433,15 +431,16 @@ class Room:
         self.tty.say(reply.format(word=quoted(word)))
         self.puzzled += 1
 
-    def look(self, rest: Sequence[str] = ()) -> Awaitable[None] | None:
+    async def look(self, rest: Sequence[str] = ()) -> None:
         """Describe the room, or the machine named in `rest`."""
         rest = [word for word in rest if word not in AROUND]
         if rest:
             game = game_named(rest, self.games)
             if game is not None:
-                return self.closer_look(game)
-            self.tty.say(f"You see no {quoted(' '.join(rest))} here.")
-            return None
+                await self.closer_look(game)
+            else:
+                self.tty.say(f"You see no {quoted(' '.join(rest))} here.")
+            return
         self.tty.say(ROOM)
         for number, game in enumerate(self.games, 1):
             self.tty.say()
@@ -465,8 +464,8 @@ class Room:
             seen.append(f"You have played it {plural(played.played, 'time')} "
                         f"and won {played.won}." if played else
                         "You have not played it yet.")
-            lately = self.front_ends[game].front_end
-            lately = lately.lately if lately is not None else None
+            front_end = self.front_ends[game].front_end
+            lately = front_end.lately if front_end is not None else None
             told = await self.store.run(lately) if lately is not None else None
             if told:
                 seen.append(told)
@@ -475,7 +474,7 @@ class Room:
         seen.append(f"PLAY {number} sits you down at it.")
         self.tty.say(" ".join(seen))
 
-    def menu(self) -> None:
+    async def menu(self) -> None:
         self.tty.say("The machines:")
         for number, game in enumerate(self.games, 1):
             sign = "  (out of order)" if self.front_ends[game].trouble else ""
@@ -484,7 +483,7 @@ class Room:
 
     async def play(self, rest: Sequence[str]) -> None:
         if not rest:
-            self.menu()
+            await self.menu()
             return
         game = game_named(rest, self.games)
         if game is None:
@@ -519,7 +518,7 @@ class Room:
             self._extras = game_commands(self.games, self.front_ends)
         return self._extras
 
-    def help(self) -> None:
+    async def help(self) -> None:
         added = [(extra.command.phrase.upper(), extra.command.about)
                  for extra in self.extras.values()]
         column = help_column([usage for usage, _ in self.help_rows + tuple(added)],

@@ -21,9 +21,9 @@ from retro.common import plural
 from retro.cli import COMMANDS
 from retro.games.contract import FrontEnd, Game, RoomCommand
 from retro.games.registry import GAMES, game_called
-from retro.rooms.room import (FAREWELL, ROOM, FrontEnds, Room, Verb,
-                              game_named, help_column, parse, scores_report,
-                              shown, tear)
+from retro.rooms.reports import help_column, scores_report, shown, tear
+from retro.rooms.room import FAREWELL, ROOM, FrontEnds, Room, Verb
+from retro.rooms.words import game_named, parse
 from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype, cells, graphemes
 

@@ -71,6 +71,38 @@ def test_imports_point_only_down(path):
             f"{name} imports {imported}"
 
 
+def imported_on_loading(path: Path) -> set[str]:
+    """The modules of Retro that loading `path` loads: its imports at the
+    top level (not those in functions, or for a type checker only)."""
+    names = {module_name(module) for module in MODULES}
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.update(f"{node.module}.{alias.name}"
+                         if f"{node.module}.{alias.name}" in names
+                         else node.module for alias in node.names)
+    return found & names
+
+
+def test_no_module_imports_itself_round_a_circle():
+    loads = {module_name(path): imported_on_loading(path) for path in MODULES}
+    assert "retro.services.teletype.paper" in loads["retro.services.teletype"]
+
+    def circle_from(name: str, trail: tuple[str, ...]) -> tuple[str, ...]:
+        if name in trail:
+            return trail[trail.index(name):] + (name,)
+        for imported in sorted(loads.get(name, ())):
+            found = circle_from(imported, trail + (name,))
+            if found:
+                return found
+        return ()
+
+    for name in sorted(loads):
+        assert not circle_from(name, ()), " -> ".join(circle_from(name, ()))
+
+
 # A teletype's insides: what it keeps for itself, not what a host may use.
 INSIDES = re.compile(r"\btty\.(?:_\w+|lines|pace|reading|interrupted|roll|"
                      r"carriage|printing|pausing|listening|typed|ended)\b"

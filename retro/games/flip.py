@@ -222,7 +222,8 @@ async def play(tty: Paper, sitting: Sitting, *, keep: bool | None = None,
         raise Abandoned from None
 
 
-async def replayed(tty: Paper, sitting: Sitting, number: int) -> tuple[float, ...]:
+async def replayed(tty: Paper, sitting: Sitting,
+                   number: int) -> tuple[float, ...]:
     """The profile game `number` began from, for a replay of it."""
     found = await recorded(sitting, number)
     if found is None:

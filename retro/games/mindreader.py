@@ -100,7 +100,8 @@ async def choose_opponent(tty: Paper) -> str:
                 "pick a number or a name from the list.")
 
 
-async def meet_opponent(tty: Paper, name: str, rng: random.Random, *, ask: bool):
+async def meet_opponent(tty: Paper, name: str, rng: random.Random, *,
+                        ask: bool):
     """The machine the player faces, or None if there is to be no match."""
     while True:
         if ask:

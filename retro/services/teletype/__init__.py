@@ -2,12 +2,11 @@
 """The teletype: the one object a game talks through (say, draw, ask, page).
 
 Tangled from literate/teletype.md, which explains it. A module to a
-concern: paper (the page, the carriage, the pace), completion, shared
+concern: paper (the page, the carriage, the pace), choices (Tab), shared
 (what every teletype shares), stream, line and terminal (the three
 teletypes), history (the terminal's).
 """
-from retro.services.teletype.completion import (Choices, completer,
-                                                completions)
+from retro.services.teletype.choices import Choices, completer, completions
 from retro.services.teletype.history import (LONGEST_REMEMBERED, REMEMBERED,
                                              bounded_history)
 from retro.services.teletype.line import (GoingDown, LineTeletype, Signal,

@@ -12,8 +12,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from retro.services.teletype.completion import (Choices, completions,
-                                                word_typed)
+from retro.services.teletype.choices import (Choices, completions,
+                                             word_typed)
 from retro.services.teletype.paper import clean
 from retro.services.teletype.shared import Teletype
 

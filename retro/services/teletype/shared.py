@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from retro.services.teletype.completion import Choices
+from retro.services.teletype.choices import Choices
 from retro.services.teletype.paper import WIDTH, Carriage, Pace, printable
 
 

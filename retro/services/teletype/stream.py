@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from retro.services.teletype.completion import Choices
+from retro.services.teletype.choices import Choices
 from retro.services.teletype.paper import clean
 from retro.services.teletype.shared import Teletype
 from retro.services.teletype.terminal import TerminalTeletype

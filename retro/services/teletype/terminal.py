@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from retro.services.teletype.completion import Choices, completer
+from retro.services.teletype.choices import Choices, completer
 from retro.services.teletype.history import bounded_history
 from retro.services.teletype.paper import NARROWEST, clean, printable
 from retro.services.teletype.shared import Teletype
@@ -31,9 +31,9 @@ class TerminalTeletype(Teletype):
         self.stdout = stdout if stdout is not None else sys.stdout
         self.keys = keys if keys is not None else sys.stdin
         self.history = Path(history) if history is not None else None
-        first: PromptSession[str] = PromptSession(history=self._history("game"), input=input,
-                              output=output, complete_while_typing=False,
-                              key_bindings=line_limit())
+        first: PromptSession[str] = PromptSession(
+            history=self._history("game"), input=input, output=output,
+            complete_while_typing=False, key_bindings=line_limit())
         self.sessions = {"game": first}
         self.columns = columns or (lambda: first.output.get_size().columns)
 

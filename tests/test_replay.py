@@ -107,7 +107,7 @@ def test_each_bet_at_penneys_game_is_made_again(tmp_path):
 
 
 def test_a_record_whose_words_are_not_plain_gets_no_command():
-    from retro.rooms.room import replay_command
+    from retro.rooms.reports import replay_command
     from retro.services.store import Result
 
     def made(**detail):

@@ -21,8 +21,9 @@ from retro.common import plural
 from retro.cli import COMMANDS
 from retro.games.contract import FrontEnd, Game, Option, RoomCommand
 from retro.games.registry import GAMES, game_called
-from retro.rooms.room import (ROOM, FrontEnds, Room, game_named,
-                              help_column, parse, scores_report, shown, tear)
+from retro.rooms.reports import help_column, scores_report, shown, tear
+from retro.rooms.room import FAREWELL, ROOM, FrontEnds, Room, Verb
+from retro.rooms.words import game_named, parse
 from retro.services.store import Store, StoreError
 from retro.services.teletype import StreamTeletype, cells, graphemes
 
@@ -1104,3 +1105,56 @@ def test_tear_to_a_home_that_is_not_there_is_one_line(machines):
     assert ('The paper will not tear: there is no home directory '
             '"~nosuchuser".') in " ".join(output.split())
     assert ROOM[:40] in output.split("> look\n", 1)[1]
+
+
+# -- a host's room: verbs added, and the server going down ----------------------------
+
+def served_session(machines, lines, going_down_after: int):
+    """A room on a line teletype, as the served room runs it: `lines`
+    typed one by one, and the server going down at the question after
+    the last of them. What the host's WHEN verb was handed, and the paper."""
+    from retro.services.teletype import LineTeletype, Signal
+
+    tty = LineTeletype(lambda text: None, idle=5)
+    heard: list[tuple[str, ...]] = []
+
+    async def when(said) -> None:
+        await asyncio.sleep(0)  # a verb may wait
+        heard.append(said.rest)
+        tty.say("It is the afternoon.")
+
+    async def session() -> int:
+        room = Room(tty, Store.memory(clock=fixed_clock), seed=1,
+                    games=machines,
+                    verbs=[Verb("when", "WHEN", "the time of day", when)])
+        playing = asyncio.ensure_future(room.run())
+        for line in lines:
+            await asyncio.sleep(0)
+            tty.hear(line)
+        while tty.pending:
+            await asyncio.sleep(0)
+        for _ in range(going_down_after):
+            await asyncio.sleep(0)
+        tty.hear(Signal.GOING_DOWN)
+        return await playing
+
+    status = asyncio.run(session())
+    return status, heard, tty.paper()
+
+
+def test_a_hosts_verb_is_awaited_and_going_down_ends_the_room_at_once(
+        machines):
+    status, heard, paper = served_session(machines, ["when now"], 5)
+    assert status == 0 and heard == [("now",)]
+    assert "It is the afternoon." in paper
+    assert paper.endswith("> \n" + FAREWELL + "\n")  # nothing more said
+    assert "To leave the room" not in paper
+
+
+def test_going_down_in_a_game_abandons_it_and_then_ends_the_room(machines):
+    status, _, paper = served_session(machines, ["play coin"], 5)
+    assert status == 0
+    assert paper.endswith("HEADS OR TAILS? \n\n*** GAME ABANDONED ***\n\n"
+                          "You are back in the machine room.\n"
+                          + FAREWELL + "\n")
+    assert "To leave the room" not in paper

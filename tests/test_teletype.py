@@ -718,3 +718,80 @@ def test_a_line_typed_at_the_terminal_is_kept_to_its_longest():
         pasted = asyncio.run(tty.ask("? "))
     assert typed == "y" * LONGEST_TYPED
     assert pasted == "p" * LONGEST_TYPED
+
+
+def test_the_line_teletype_finds_ctrl_c_and_ctrl_d_in_what_was_typed():
+    from retro.services.teletype import LineTeletype, Signal, as_heard
+
+    assert as_heard(b"look\x03\r\n") is Signal.INTERRUPT
+    assert as_heard(" \x04\r\n") is Signal.END
+    assert as_heard(b"a\x04b\n") == b"ab\n"
+    tty = LineTeletype(lambda text: None, idle=1)
+    tty.hear(b"play fl\x03")
+    with pytest.raises(KeyboardInterrupt):
+        ask(tty, "> ")
+    tty.hear(b"\x04\r\n")
+    tty.hear(b"quit\n")
+    with pytest.raises(EOFError):
+        ask(tty, "? ")  # Ctrl-D, once, in its turn
+    assert ask(tty, "> ") == "quit"  # and the line stays open
+
+
+def test_going_down_is_a_ctrl_c_of_its_own_kind_wherever_the_player_waits():
+    from retro.services.teletype import GoingDown, LineTeletype, Signal
+
+    for history in ("game", "room"):
+        tty = LineTeletype(lambda text: None, idle=1)
+        tty.hear(b"typed ahead")
+        tty.hear(Signal.GOING_DOWN)
+        with pytest.raises(GoingDown):
+            ask(tty, "> ", history=history)
+        with pytest.raises(EOFError):
+            ask(tty, "> ", history=history)
+
+    async def asked(tty: LineTeletype) -> BaseException | str:
+        try:  # a KeyboardInterrupt must not leave a task: asyncio's rule
+            return await tty.ask("> ", history="room")
+        except KeyboardInterrupt as interrupt:
+            return interrupt
+
+    async def waiting() -> None:
+        tty = LineTeletype(lambda text: None, idle=5)
+        question = asyncio.ensure_future(asked(tty))
+        await asyncio.sleep(0)
+        tty.hear(Signal.GOING_DOWN)
+        assert isinstance(await question, GoingDown)
+        assert tty.paper() == "> \n"
+
+    asyncio.run(waiting())
+
+
+def test_a_host_that_shows_the_roll_is_handed_each_piece_as_it_goes_on():
+    from retro.services.teletype import LineTeletype
+
+    shown: list[str] = []
+    tty = LineTeletype(lambda text: None, idle=1, on_roll=shown.append)
+    tty.say("HEADS OR TAILS")
+    tty.hear("h")
+    assert shown == ["HEADS OR TAILS\n"]  # at once, before any question
+    assert ask(tty, "? ") == "h"
+    assert "".join(shown) == tty.paper() == "HEADS OR TAILS\n? h\n"
+
+
+def test_a_ctrl_c_noted_by_a_signal_handler_is_raised_at_the_next_wait():
+    blocked: list[bool] = []
+
+    class Keys(io.BytesIO):
+        def readline(self, *size) -> bytes:
+            blocked.append(tty.blocking)
+            return super().readline(*size)
+
+    tty = StreamTeletype(Keys(b"h\nt\n"), io.StringIO())
+    assert not tty.blocking
+    assert ask(tty, "? ") == "h"
+    assert blocked == [True] and not tty.blocking  # only inside readline
+    tty.note_interrupt()
+    tty.stop_printing()
+    with pytest.raises(KeyboardInterrupt):
+        ask(tty, "? ")
+    assert ask(tty, "? ") == "t"  # raised once, and the line was not read

@@ -1,33 +1,105 @@
 # Tangled from literate/house.md: edit the chapter, not this file, then run `retro tangle`.
-"""What a game and its host agree on: a front end, a sitting, a command.
+"""What a game and its host agree on: a front end, a sitting, a command,
+and what a game may use of its paper and its store.
 
 Tangled from literate/house.md, which explains it.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from retro.common import next_seed, whole_number
 
+if TYPE_CHECKING:  # for the annotations; `retro --help` need not load them
+    from argparse import ArgumentParser
 
-class FrontEnd(namedtuple("FrontEnd", "play options commands lately",
-                          defaults=((), (), None))):
+    from retro.services.teletype import Choices
+
+Done = TypeVar("Done")  # what a store's work gives back
+
+
+class Paper(Protocol):
+    """What a game may use of its teletype: say, draw, ask, page."""
+
+    def say(self, text: str = "", *, hang: int = 0) -> None:
+        """Print `text` and end the line, folded at the margin."""
+
+    def draw(self, text: str) -> None:
+        """Print a drawing just as it is laid out."""
+
+    async def ask(self, prompt: str, choices: Choices = (),
+                  history: str = "game") -> str:
+        """Print `prompt`, wait for a line, return it cleaned."""
+        ...
+
+    def page(self) -> int:
+        """The width the paper folds at now, in columns."""
+        ...
+
+
+class GameStore(Protocol):
+    """What a game may use of its store: work, run and awaited."""
+
+    @property
+    def player(self) -> str:
+        """Whose games these are."""
+        ...
+
+    def run(self, work: Callable[..., Done], /,
+            *args: Any) -> Awaitable[Done]:
+        """Do `work(view, *args)` where the store lives; what it returns."""
+        ...
+
+
+class StoreView(Protocol):
+    """What the work a game gives its store may use of it."""
+
+    @property
+    def player(self) -> str: ...
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
+
+    def delete(self, key: str) -> None: ...
+
+    def own(self, key: str) -> str: ...
+
+    def record(self, game: str, *, score: str, outcome: str,
+               **details: Any) -> Any: ...
+
+    def result(self, number: int) -> Any: ...
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+
+
+Conversation = Callable[..., Awaitable[object]]  # (tty, sitting, **options)
+
+
+class FrontEnd(NamedTuple):
     """A game's conversation, its options for `retro play`, its commands,
     and what LOOK AT tells of what happened to it lately."""
 
-    __slots__ = ()
+    play: Conversation
+    options: tuple[Option, ...] = ()
+    commands: Sequence[RoomCommand] = ()
+    lately: Callable[[Any], str | None] | None = None
 
 
-class RoomCommand(namedtuple("RoomCommand", "phrase about action plays "
-                                            "shared", defaults=(False, False))):
+class RoomCommand(NamedTuple):
     """A command a game adds to the room: RESET HER, and what it does;
     `plays` if it seats the player at the game, `shared` if it changes
     what every player shares (then its action says what it did, for the
     room to announce)."""
 
-    __slots__ = ()
+    phrase: str
+    about: str
+    action: Callable[[Paper, Sitting], Awaitable[str | None]]
+    plays: bool = False
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,15 +119,17 @@ class Option:
     room: object = ...
 
 
-def add_options(parser, options: tuple[Option, ...]) -> None:
+def add_options(parser: ArgumentParser,
+                options: tuple[Option, ...]) -> None:
     """The options that are typed, as arguments of `parser`."""
-    groups: dict[str, object] = {}
+    groups: dict[str, Any] = {}
     for option in options:
         if not option.flags:
             continue
         if option.apart and option.apart not in groups:
             groups[option.apart] = parser.add_mutually_exclusive_group()
         where = groups[option.apart] if option.apart else parser
+        how: dict[str, Any]
         if option.read is None:
             how = dict(action="store_const", const=option.const)
         else:
@@ -88,10 +162,12 @@ def in_the_room(front_end: FrontEnd) -> dict[str, object]:
     return found
 
 
-class Sitting(namedtuple("Sitting", "game store seed")):
+class Sitting(NamedTuple):
     """One player sat down at one game: what the game is handed."""
 
-    __slots__ = ()
+    game: Game
+    store: GameStore
+    seed: int
 
     def seeds(self) -> Iterator[int]:
         """The seed of each game of the sitting in turn: the sitting's
@@ -119,14 +195,18 @@ FROM = Option(("--from",), "replay_of", read=whole_number(1), metavar="N",
                    "of the replay is kept)")
 
 
-async def recorded(sitting: Sitting, number: int):
+async def recorded(sitting: Sitting, number: int) -> Any:
     """Game `number` of SCORES, if it is one of this game's; else None."""
     found = await sitting.store.run(lambda store: store.result(number))
     return found if found is not None and found.game == sitting.game.name \
         else None
 
 
-class Game(namedtuple("Game", "name title aliases description front_end")):
+class Game(NamedTuple):
     """One game in the room: what to call it, and how to reach it."""
 
-    __slots__ = ()
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    description: str
+    front_end: Callable[[], FrontEnd]

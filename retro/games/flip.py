@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from retro.engines.flip import (HISTORIES, NO, TURNS, YES, Game, History,
                                 Mind, answer, fresh_profile, learned,
                                 new_mind)
-from retro.games.contract import (FROM, Abandoned, FrontEnd, Option,
+from retro.games.contract import (FROM, Abandoned, FrontEnd, Option, Paper,
                                   RoomCommand, Sitting, is_quit, recorded)
-from retro.services.store import Store, StoreError, saving
+from retro.services.store import StoreError, saving
 
 
 ERROR = "ERROR, MUST BE  Y  OR  N  ."
@@ -30,7 +30,7 @@ class Quit(Exception):
     """The player typed QUIT (or Q, or another word for leaving)."""
 
 
-async def read_yes_or_no(tty, prompt: str) -> int:
+async def read_yes_or_no(tty: Paper, prompt: str) -> int:
     """YES or NO, from the first letter typed, in either case."""
     while True:
         reply = await tty.ask(prompt, ("Y", "N", "HELP", "QUIT"))
@@ -48,7 +48,7 @@ async def read_yes_or_no(tty, prompt: str) -> int:
         prompt = "? "
 
 
-async def play_turns(tty, mind: Mind, rng: random.Random) -> Game:
+async def play_turns(tty: Paper, mind: Mind, rng: random.Random) -> Game:
     """Fifty turns at the teletype; returns the finished game."""
     mark, guesses, answers = " ", [], []
     for _ in range(TURNS):
@@ -83,7 +83,7 @@ def profile_table(profile: Sequence[float]) -> str:
     return "\n".join(lines)
 
 
-def end_of_game(tty, game: Game, *, show_profile: bool) -> None:
+def end_of_game(tty: Paper, game: Game, *, show_profile: bool) -> None:
     tty.say("END OF GAME.")
     tty.say(f"YOU GOT {game.score} OUT OF {TURNS} CORRECT.")
     if show_profile:
@@ -130,7 +130,7 @@ def saved_profile(store) -> tuple[float, ...] | None:
     return None if value is None else tuple(float(p) for p in value)
 
 
-async def recall(tty, store) -> tuple[float, ...] | None:
+async def recall(tty: Paper, store) -> tuple[float, ...] | None:
     """The profile to start a remembering session with, and a word about
     it; None if the saved notes cannot be read now."""
     try:
@@ -146,7 +146,7 @@ async def recall(tty, store) -> tuple[float, ...] | None:
     return profile
 
 
-async def forget(tty, sitting: Sitting) -> None:
+async def forget(tty: Paper, sitting: Sitting) -> None:
     """Make Flip forget the profile it saved about you."""
     store = sitting.store
     try:
@@ -156,7 +156,7 @@ async def forget(tty, sitting: Sitting) -> None:
         if await read_yes_or_no(
                 tty, "ERASE FLIP'S NOTES ON YOU (Y OR N)? ") == NO:
             return
-        await store.run(Store.delete, store.own(PROFILE_KEY))
+        await store.run(lambda view: view.delete(view.own(PROFILE_KEY)))
     except Quit:
         return
     except StoreError as error:
@@ -183,7 +183,7 @@ WITH AN ASTERISK ('*').
 """
 
 
-async def play(tty, sitting: Sitting, *, keep: bool | None = None,
+async def play(tty: Paper, sitting: Sitting, *, keep: bool | None = None,
                remember: bool = False, show_profile: bool = True,
                replay_of: int | None = None) -> None:
     """Flip: fifty turns of guessing against a computer that learns you."""
@@ -199,9 +199,9 @@ async def play(tty, sitting: Sitting, *, keep: bool | None = None,
             profile = await replayed(tty, sitting, replay_of)
             saves = records = False
         elif remember:
-            profile = await recall(tty, sitting.store)
-            if profile is None:
-                profile, saves = fresh_profile(), False
+            recalled = await recall(tty, sitting.store)
+            profile = fresh_profile() if recalled is None else recalled
+            saves = recalled is not None
         kept, number = replay_of is not None, 1
         for seed in seeds:
             rng = random.Random(seed)
@@ -211,16 +211,18 @@ async def play(tty, sitting: Sitting, *, keep: bool | None = None,
                 await save(tty, sitting, game, profile=saves, seed=seed,
                            number=number, kept=kept, start=profile)
             end_of_game(tty, game, show_profile=show_profile)
-            kept = await between_games(tty, keep=keep, remember=remember)
-            if kept is None:
+            again = await between_games(tty, keep=keep, remember=remember)
+            if again is None:
                 return
+            kept = again
             profile = game.mind.profile if kept else fresh_profile()
             number += 1
     except Quit:
         raise Abandoned from None
 
 
-async def replayed(tty, sitting: Sitting, number: int) -> tuple[float, ...]:
+async def replayed(tty: Paper, sitting: Sitting,
+                   number: int) -> tuple[float, ...]:
     """The profile game `number` began from, for a replay of it."""
     found = await recorded(sitting, number)
     if found is None:
@@ -235,7 +237,7 @@ async def replayed(tty, sitting: Sitting, number: int) -> tuple[float, ...]:
     return tuple(float(p) for p in start)
 
 
-async def between_games(tty, *, keep: bool | None,
+async def between_games(tty: Paper, *, keep: bool | None,
                         remember: bool) -> bool | None:
     """Another game? None if not; else whether to keep what was learned."""
     try:
@@ -249,7 +251,7 @@ async def between_games(tty, *, keep: bool | None,
         return None
 
 
-async def save(tty, sitting: Sitting, game: Game, *, profile: bool,
+async def save(tty: Paper, sitting: Sitting, game: Game, *, profile: bool,
                **told) -> None:
     """The game's result, and its profile if asked, in one transaction."""
     what = ("THIS GAME AND THE COMPUTER'S NOTES ON YOU" if profile
@@ -283,7 +285,7 @@ OPTIONS = (
 )
 
 
-async def play_with_memory(tty, sitting: Sitting) -> None:
+async def play_with_memory(tty: Paper, sitting: Sitting) -> None:
     """Play Flip against a computer that remembers you between visits."""
     await play(tty, sitting, remember=True)
 

@@ -19,8 +19,8 @@ from retro.engines.matchbox import (Box, Change, Draw, Game, Robot, box_for,
                                     lesson, matchboxes, possessive,
                                     robot_changed, robot_changes,
                                     robot_from_json, robot_json)
-from retro.games.contract import (FROM, Abandoned, FrontEnd, RoomCommand,
-                                  Sitting, is_quit, recorded)
+from retro.games.contract import (FROM, Abandoned, FrontEnd, Paper,
+                                  RoomCommand, Sitting, is_quit, recorded)
 from retro.services.store import StoreError, saving
 
 
@@ -41,7 +41,7 @@ RULES = (
     "HER, DOWN THE BOARD.")
 
 
-async def play(tty, sitting: Sitting, *,
+async def play(tty: Paper, sitting: Sitting, *,
                replay_of: int | None = None) -> None:
     """Games against HER until the player stops or the input ends."""
     tty.say(BANNER)
@@ -71,9 +71,9 @@ async def play(tty, sitting: Sitting, *,
             return
 
 
-async def one_game(tty, her: Robot, rng: random.Random) -> Game | None:
+async def one_game(tty: Paper, her: Robot, rng: random.Random) -> Game | None:
     """Play one game; None if the player quits in the middle."""
-    position, moves, draws = start(), [], []
+    position, moves, draws = start(), list[Move](), list[Draw]()
 
     def over() -> Game | None:
         champion, reason = result(position)
@@ -133,7 +133,7 @@ def opening_the_box(robot: Robot, bead: Draw) -> str:
 HELP_WORDS = ("H", "HELP", "?")
 
 
-async def your_move(tty, position: Position) -> Move | None:
+async def your_move(tty: Paper, position: Position) -> Move | None:
     """A legal move typed by the player, or None for QUIT."""
     legal = legal_moves(position)
     choices = [str(move) for move in legal] + ["HELP", "BOARD", "QUIT"]
@@ -164,7 +164,7 @@ ANOTHER_GAME = ("Y PLAYS ANOTHER GAME AGAINST THE SAME HER, WHO KEEPS WHAT "
                 "SHE HAS LEARNED; N OR QUIT STOPS.")
 
 
-async def yes_or_no(tty, question: str, helping: str) -> bool:
+async def yes_or_no(tty: Paper, question: str, helping: str) -> bool:
     """True for Y; False for N or QUIT; HELP says `helping` and asks again."""
     while True:
         word = (await tty.ask(question, ["Y", "N", "HELP", "QUIT"])).upper()
@@ -204,7 +204,8 @@ def load_her(store) -> Memory:
     """HER from the store; a fresh HER if there is none worth believing."""
     data = store.get(HER_KEY, None,
                      valid=lambda data: memory_from_json(data) is not None)
-    return Memory(fresh("HER")) if data is None else memory_from_json(data)
+    memory = None if data is None else memory_from_json(data)
+    return Memory(fresh("HER")) if memory is None else memory
 
 
 def memory_json(memory: Memory) -> dict:
@@ -212,7 +213,7 @@ def memory_json(memory: Memory) -> dict:
     return kept | ({"reset": memory.reset} if memory.reset else {})
 
 
-async def her_at_the_start(tty, store) -> Memory:
+async def her_at_the_start(tty: Paper, store) -> Memory:
     try:
         return await store.run(load_her)
     except StoreError as error:
@@ -221,7 +222,7 @@ async def her_at_the_start(tty, store) -> Memory:
         return Memory(fresh("HER"))
 
 
-async def her_as_she_was(tty, sitting: Sitting, number: int) -> Memory:
+async def her_as_she_was(tty: Paper, sitting: Sitting, number: int) -> Memory:
     """HER as she began game `number`, for a replay of it."""
     found = await recorded(sitting, number)
     her = robot_changed("HER", found.detail.get("from")) if found else None
@@ -324,7 +325,7 @@ ENDINGS = {
 }
 
 
-async def finish(tty, sitting: Sitting, memory: Memory, game: Game,
+async def finish(tty: Paper, sitting: Sitting, memory: Memory, game: Game,
                  seed: int, *, keeps: bool = True) -> Memory:
     """Teach HER, keep it all in the store, then tell the end of the game."""
     her_won = game.winner == SECOND
@@ -372,7 +373,7 @@ RESET_HELP = ("Y TAKES AWAY ALL SHE HAS LEARNED AND GIVES HER ONE BEAD FOR "
               "EVERY LEGAL MOVE AGAIN; N OR QUIT LEAVES HER AS SHE IS.")
 
 
-async def reset_her(tty, sitting: Sitting) -> str | None:
+async def reset_her(tty: Paper, sitting: Sitting) -> str | None:
     """Give HER fresh matchboxes; she starts again. What the room is told."""
     store = sitting.store
     with saving(tty, "HER FRESH MATCHBOXES"):

@@ -13,7 +13,8 @@ from retro.common import number_in, quoted
 from retro.engines import entrants as machines
 from retro.engines.machines import HEADS, TAILS
 from retro.engines.mindreader import Score, outcome, report, verdict
-from retro.games.contract import Abandoned, FrontEnd, Option, Sitting, is_quit
+from retro.games.contract import (Abandoned, FrontEnd, Option, Paper, Sitting,
+                                  is_quit)
 from retro.services.store import saving
 
 
@@ -32,7 +33,7 @@ def read_play(answer: str) -> int | None:
     return PLAYS.get(answer.strip().lower())
 
 
-async def ask_play(tty, prompt: str) -> int | None:
+async def ask_play(tty: Paper, prompt: str) -> int | None:
     """Ask until the player gives a play; None if they quit."""
     while True:
         answer = await tty.ask(prompt,
@@ -66,7 +67,7 @@ OPPONENT_HELP = ("Type the number or the name of a machine from the list "
                  "above, in any case; just Return for awk, or quit to leave.")
 
 
-def list_opponents(tty, found: dict[str, str]) -> None:
+def list_opponents(tty: Paper, found: dict[str, str]) -> None:
     """The numbered list of machines, each description under itself."""
     number_width = len(str(len(found)))
     column = 2 + number_width + 2 + max(map(len, found)) + 2
@@ -76,7 +77,7 @@ def list_opponents(tty, found: dict[str, str]) -> None:
                 + description, hang=column)
 
 
-async def choose_opponent(tty) -> str:
+async def choose_opponent(tty: Paper) -> str:
     """Ask which machine to face; an empty answer is awk, quit leaves."""
     found = opponents()
     list_opponents(tty, found)
@@ -100,7 +101,8 @@ async def choose_opponent(tty) -> str:
                 "pick a number or a name from the list.")
 
 
-async def meet_opponent(tty, name: str, rng: random.Random, *, ask: bool):
+async def meet_opponent(tty: Paper, name: str, rng: random.Random, *,
+                        ask: bool):
     """The machine the player faces, or None if there is to be no match."""
     while True:
         if ask:
@@ -136,7 +138,7 @@ def title_box(title: str, page: int) -> str:
     return "\n".join([rule, *(f"|{row:<{inside}}|" for row in rows), rule])
 
 
-async def play_match(tty, machine, sitting: Sitting) -> None:
+async def play_match(tty: Paper, machine, sitting: Sitting) -> None:
     """One match against `machine`, recorded in the store if it ends."""
     tty.draw(title_box(sitting.game.title, tty.page()))
     tty.say(INTRODUCTION)
@@ -187,7 +189,7 @@ OPTIONS = (
 )
 
 
-async def play(tty, sitting: Sitting, *, opponent: str = "awk",
+async def play(tty: Paper, sitting: Sitting, *, opponent: str = "awk",
                ask_opponent: bool = False) -> None:
     """A match of matching pennies against a mind-reading machine."""
     rng = seeded(sitting.seed)

@@ -14,7 +14,7 @@ from retro.common import number_in, plural, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, parse_pattern,
                                        toss_until)
-from retro.games.contract import FrontEnd, Option, Sitting, is_quit
+from retro.games.contract import FrontEnd, Option, Paper, Sitting, is_quit
 from retro.services.store import StoreError
 
 
@@ -63,7 +63,7 @@ class Leave(Exception):
     """The player typed q: the session ends, the bankroll is kept."""
 
 
-async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
+async def play(tty: Paper, sitting: Sitting, *, length: int = 3) -> None:
     """Penney's game for pennies, until the player leaves or the input ends."""
     seeds, store = sitting.seeds(), sitting.store
     if length not in LENGTHS:
@@ -94,7 +94,7 @@ async def play(tty, sitting: Sitting, *, length: int = 3) -> None:
         tty.say("You leave.")
 
 
-async def one_bet(tty, seed: int, sitting: Sitting, length: int,
+async def one_bet(tty: Paper, seed: int, sitting: Sitting, length: int,
                   rules: str) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet, which draws
     its chance from `seed` alone."""
@@ -125,7 +125,7 @@ async def one_bet(tty, seed: int, sitting: Sitting, length: int,
                                   rules)
 
 
-async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
+async def stake_and_settle(tty: Paper, rng: random.Random, sitting: Sitting,
                            seed: int, picks: tuple[str, str, bool],
                            bankroll: int, rules: str) -> int:
     """Ask the stake until the store covers it; settle; the new bankroll."""
@@ -156,7 +156,7 @@ async def stake_and_settle(tty, rng: random.Random, sitting: Sitting,
 HELP = {"help", "?"}
 
 
-async def ask(tty, prompt: str, read, rules: str, choices=()):
+async def ask(tty: Paper, prompt: str, read, rules: str, choices=()):
     """Ask until `read` accepts an answer; q raises Leave, help `rules`."""
     while True:
         answer = await tty.ask(prompt, choices)
@@ -216,7 +216,7 @@ def stake_reader(most: int):
     return read
 
 
-def report(tty, bet: Bet) -> None:
+def report(tty: Paper, bet: Bet) -> None:
     tty.say("Tossing: " + " ".join(bet.tosses))
     shown = bet.player if bet.player_won else bet.machine
     who = "you win" if bet.player_won else "I win"
@@ -265,7 +265,7 @@ def stored_bankroll(store) -> int:
     return store.get(store.own(BANKROLL), STAKE, valid=fair_bankroll)
 
 
-async def opening_bankroll(tty, store, rules: str) -> int:
+async def opening_bankroll(tty: Paper, store, rules: str) -> int:
     bankroll = await store.run(stored_bankroll)
     if bankroll > 0:
         tty.say(f"You have {pennies(bankroll)}.")
@@ -274,7 +274,7 @@ async def opening_bankroll(tty, store, rules: str) -> int:
     return await fresh_stake(tty, store, rules)
 
 
-async def fresh_stake(tty, store, rules: str) -> int:
+async def fresh_stake(tty: Paper, store, rules: str) -> int:
     """Offer a broke player a new stake; Leave if it is refused."""
     if not await ask(tty, f"Would you like a fresh stake of "
                           f"{pennies(STAKE)}? (y/n) ", read_yes_no, rules,

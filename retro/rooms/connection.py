@@ -73,15 +73,6 @@ class AtWork:
             return await self.server.claim(name, password, caller)
 
 
-def as_heard(line: bytes) -> bytes | Signal:
-    """A typed line as the teletype hears it: Ctrl-C and Ctrl-D are signals."""
-    if b"\x03" in line:
-        return Signal.INTERRUPT
-    if line.strip() == b"\x04":
-        return Signal.END
-    return line.replace(b"\x04", b"")
-
-
 class Connection:
     """One player's line, as the event loop sees it."""
 
@@ -166,7 +157,7 @@ class Connection:
             if self.tty.pending >= self.limits.pending:
                 self.close("TOO MANY LINES AHEAD OF THE ROOM")
                 return
-            self.tty.hear(as_heard(typed(line)))
+            self.tty.hear(typed(line))
 
     def interrupted(self) -> None:
         """Ctrl-C, however the protocol said it."""

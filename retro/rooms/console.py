@@ -8,17 +8,21 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Coroutine
+from types import FrameType
+from typing import Any
+
+from retro.services.teletype import Teletype
 
 
-def at_console(tty, conversation: Coroutine) -> object:
+def at_console(tty: Teletype, conversation: Coroutine[Any, Any, Any]) -> Any:
     """Run `conversation` to its end on a fresh loop; what it returns."""
     with asyncio.Runner() as runner:
         loop = runner.get_loop()
 
-        def ctrl_c(number, frame) -> None:
-            if getattr(tty, "reading", False) or not loop.is_running():
+        def ctrl_c(number: int, frame: FrameType | None) -> None:
+            if tty.blocking or not loop.is_running():
                 raise KeyboardInterrupt
-            tty.interrupted = True  # heard now: this is the loop's thread
+            tty.note_interrupt()  # heard now: this is the loop's thread
             loop.call_soon_threadsafe(tty.stop_printing)
 
         try:

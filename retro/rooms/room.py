@@ -5,20 +5,19 @@ Tangled from literate/room.md, which explains it.
 """
 from __future__ import annotations
 
-import asyncio
-import itertools
 import random
-import re
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from retro.common import new_seed, number_in, plural, quoted
+from retro.common import new_seed, plural, quoted
 from retro.games.contract import (Abandoned, FrontEnd, Game, RoomCommand,
                                   Sitting, in_the_room)
 from retro.games.registry import GAMES
-from retro.services.store import Scoreboard, Store, StoreError
-from retro.services.teletype import WIDTH
+from retro.rooms.reports import help_column, help_row, scores_report, tear
+from retro.rooms.words import (AROUND, VERBS, WHOLE_WORDS, Meaning,
+                               game_named, names_of, parse, squash, words_of)
+from retro.services.store import Store, StoreError
+from retro.services.teletype import GoingDown
 
 
 @dataclass(frozen=True)
@@ -88,88 +87,6 @@ PUZZLED = (
 FAREWELL = "You switch off the lights and leave the machines to their dreams."
 
 
-VERBS = ("look", "play", "menu", "help", "scores", "tear", "quit")
-WHOLE_WORDS = {"tear": "tear off the paper roll"}  # never abbreviated
-AROUND = frozenset({"around", "round", "about", "here", "room", "everything"})
-SYNONYMS = {"x": "look", "examine": "look", "describe": "look",
-            "start": "play", "run": "play", "list": "menu", "machines": "menu",
-            "?": "help", "score": "scores", "results": "scores",
-            "exit": "quit", "bye": "quit", "leave": "quit", "logout": "quit"}
-TRIMMED = ".,;:!?\"'()[]"
-LITTLE_WORDS = frozenset({"the", "a", "an", "at", "to", "on", "with",
-                          "machine", "game", "please"})
-
-
-@dataclass(frozen=True)
-class Meaning:
-    """What a line means: a verb, and the rest of the words."""
-
-    verb: str  # one of VERBS, "" for an empty line, "?" if not understood
-    rest: tuple[str, ...] = ()
-    raw: str = ""  # the words after the verb as typed (a file name for TEAR)
-
-
-def words_of(line: str) -> list[str]:
-    """The words of a line, lowercased, without articles and punctuation."""
-    words = (token.strip(TRIMMED) or token for token in line.lower().split())
-    return [word for word in words if word not in LITTLE_WORDS]
-
-
-def squash(words: Sequence[str]) -> str:
-    """Words run together without punctuation: 'mind-reader' becomes
-    'mindreader'."""
-    return re.sub(r"[\W_]", "", "".join(words))
-
-
-def parse(line: str, games: Sequence[Game] = GAMES,
-          verbs: Sequence[str] = VERBS) -> Meaning:
-    """Work out what a line typed at the room's prompt means."""
-    words = words_of(line)
-    if not words:
-        return Meaning("")
-    first = words[0]
-    verb = SYNONYMS.get(first) or next(
-        (name for name in verbs if name == first or name.startswith(first)
-         and name not in WHOLE_WORDS), None)
-    if verb is None:
-        if game_named(words, games) is not None:
-            return Meaning("play", tuple(words), line.strip())
-        return Meaning("?", tuple(words), line.strip())
-    raw = line.strip().split(None, 1)
-    return Meaning(verb, tuple(words[1:]), raw[1] if len(raw) > 1 else "")
-
-
-NAMELIKE = re.compile(r"[^\W_]+(?:['\-.][^\W_]+)*")
-
-
-def game_named(words: Sequence[str],
-               games: Sequence[Game] = GAMES) -> Game | None:
-    """The game these words name: a number, a name, or its beginning."""
-    if not all(NAMELIKE.fullmatch(word) for word in words):
-        return None
-    key = squash(words)
-    if not key:
-        return None
-    number = number_in(key)
-    if number is not None:
-        return games[number - 1] if 1 <= number <= len(games) else None
-    names = [(squash(words_of(name)), game, name in game.aliases)
-             for game in games
-             for name in (game.name, game.title, *game.aliases)]
-    for name, game, _ in names:
-        if name == key:
-            return game
-    matches = {game for name, game, alias in names
-               if name.startswith(key) and not (alias and len(key) == 1)}
-    return matches.pop() if len(matches) == 1 else None
-
-
-def names_of(names: Sequence[str]) -> str:
-    """Names in a sentence: 'A', 'A and B', 'A, B and C', in capitals."""
-    names = [name.upper() for name in names]
-    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
-
-
 async def play_game(game: Game, conversation: Callable, tty, store: Store,
                     *, seed: int, options: dict | None = None) -> str:
     """Play one game; how it ended: "over", "left", "abandoned" (Ctrl-C),
@@ -180,8 +97,8 @@ async def play_game(game: Game, conversation: Callable, tty, store: Store,
     except (Abandoned, KeyboardInterrupt, EOFError) as left:
         tty.say()
         tty.say("*** GAME ABANDONED ***")
-        ending = {Abandoned: "left", KeyboardInterrupt: "abandoned",
-                  EOFError: "eof"}[type(left)]
+        ending = ("left" if isinstance(left, Abandoned) else "eof"
+                  if isinstance(left, EOFError) else "abandoned")
     except StoreError as error:
         tty.say()
         tty.say(f"*** GAME STOPPED: {str(error).rstrip('.')} ***")
@@ -196,88 +113,6 @@ async def drain_quietly(tty) -> None:
         await tty.drain()
     except KeyboardInterrupt:
         tty.say()
-
-
-def shown(value: object, width: int = 20) -> str:
-    """A stored value as the scoreboard prints it: printable, cut short."""
-    text = "".join(char if char.isprintable() else "?"
-                   for char in str(value)[:width + 1])
-    return text[:width - 3] + "..." if len(text) > width else text
-
-
-def scores_report(board: Scoreboard,
-                  games: Sequence[Game] = GAMES) -> list[str]:
-    """The lines SCORES prints for this scoreboard."""
-    if not board.tallies:
-        return ["No games played yet. The scoreboard is clean."]
-    titles = {game.name: game.title for game in games}
-    order = {name: at for at, name in enumerate(titles)}
-    lines = [f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
-             f"{'drawn':>7}  last"]
-    for one in sorted(board.tallies, key=lambda one: (
-            order.get(one.game, len(order)), shown(one.game))):
-        lines.append(tally(titles.get(one.game, shown(one.game)), one))
-    lines += ["", "The last games, newest first, and how to play each "
-                  "again:"]
-    for r in board.newest:
-        title = titles.get(r.game, shown(r.game))
-        whose = f"{shown(r.player, 16)}: " if board.players > 1 else ""
-        lines.append(f"  #{r.number:<3} {shown(r.played_at)[:10]}  {whose}"
-                     f"{title}: {shown(r.score)} ({shown(r.outcome)})")
-        command = replay_command(r)
-        if command is not None:
-            lines.append(f"       {command}")
-    return lines
-
-
-PLAIN = re.compile(r"[A-Za-z0-9_.,=-]{1,40}")  # a word safe to type
-
-
-def replay_command(result) -> str | None:
-    """The command that plays a recorded game again; None if there is
-    none to trust."""
-    replay = result.detail.get("replay", [])
-    words = [result.game, *replay] if isinstance(replay, list) else [None]
-    if result.seed is None or not all(
-            isinstance(word, str) and PLAIN.fullmatch(word) for word in words):
-        return None
-    command = ["retro", "play", result.game, "--seed", str(result.seed),
-               *replay]
-    if "from" in result.detail:
-        command += ["--from", str(result.number)]
-    return " ".join(command)
-
-
-def tally(title: str, one) -> str:
-    """One line of the scoreboard: played, won, lost, drawn, last score."""
-    return (f"{title[:17]:<18}{one.played:>7}{one.won:>6}"
-            f"{one.lost:>6}{one.drawn:>7}  {shown(one.last)}")
-
-
-def rolls() -> Iterator[Path]:
-    """retro-roll-N.txt in the current directory, for N = 1, 2, 3, ..."""
-    return (Path(f"retro-roll-{n}.txt") for n in itertools.count(1))
-
-
-def tear(tty, name: str = "") -> str:
-    """Tear the roll off into `name`, or the next free roll; the reply."""
-    try:
-        paths = [Path(name).expanduser()] if name else rolls()
-    except RuntimeError:  # "~someone" with no home directory
-        return (f"The paper will not tear: there is no home directory "
-                f"{quoted(Path(name).parts[0])}.")
-    for path in paths:
-        try:
-            tty.tear(path)
-        except FileExistsError:
-            if name:
-                return (f'There is already a file "{path}", and TEAR never '
-                        f"overwrites. Try another name.")
-        except (OSError, ValueError) as error:  # ValueError: a NUL in a name
-            reason = getattr(error, "strerror", None) or error
-            return f"The paper will not tear: {reason}."
-        else:
-            return f"You tear off the paper roll. It is saved as {path}."
 
 
 @dataclass(frozen=True)
@@ -300,26 +135,6 @@ def game_commands(games: Sequence[Game],
     return commands
 
 
-HELP_COLUMN = 19, 28  # where the descriptions start: at least, at most
-
-
-def help_column(usages: Sequence[str], page: int = WIDTH) -> int:
-    """The column of the descriptions: two spaces past the longest usage,
-    and never past half the page."""
-    least, most = HELP_COLUMN
-    least, most = min(least, page // 2), min(most, page // 2)
-    return max([least] + [len(usage) + 4 for usage in usages
-                          if len(usage) + 4 <= most])
-
-
-def help_row(usage: str, about: str, column: int) -> str:
-    """One row of HELP: the usage, then what it does from `column` on (to
-    be said with `hang=column`)."""
-    if len(usage) + 3 > column:
-        return f"  {usage}\n" + " " * column + about
-    return f"  {usage}".ljust(column) + about
-
-
 @dataclass(frozen=True)
 class Verb:
     """A verb a host adds to the room, or puts in place of one of its own."""
@@ -327,7 +142,7 @@ class Verb:
     name: str  # as typed, in lower case: "who"
     usage: str  # as HELP shows it: "WHO"
     about: str  # what HELP says it does
-    action: Callable[[Meaning], object | Awaitable[object]]
+    action: Callable[[Meaning], Awaitable[object]]
 
 
 def help_rows(verbs: Sequence[Verb]) -> tuple[tuple[str, str], ...]:
@@ -355,15 +170,15 @@ class Room:
         self.puzzled = 0
         self.playing: Game | None = None  # the game being played, if any
         self._extras: dict[str, GameCommand] | None = None
-        self.actions: dict[str, Callable[[Meaning], object]] = {
-            "": lambda said: None,
+        self.actions: dict[str, Callable[[Meaning], Awaitable[object]]] = {
+            "": lambda said: self.say_lines(()),
             "?": lambda said: self.say_puzzled(said.rest[0]),
             "look": lambda said: self.look(said.rest),
             "menu": lambda said: self.menu(),
             "help": lambda said: self.help(),
             "play": lambda said: self.play(said.rest),
             "scores": lambda said: self.scores(said.rest),
-            "tear": lambda said: self.tty.say(tear(self.tty, said.raw)),
+            "tear": lambda said: self.say_lines([tear(self.tty, said.raw)]),
         }
         self.actions.update((verb.name, verb.action) for verb in verbs)
         self.verbs = VERBS + tuple(verb.name for verb in verbs
@@ -374,14 +189,14 @@ class Room:
         """The whole session; returns the exit status (always 0)."""
         self.tty.draw(BANNER)
         self.tty.say()
-        self.look()
+        await self.look()
         while True:
             try:
                 line = await self.tty.ask(self.PROMPT, self.choices,
                                           history="room")
                 if not await self.obey(line):
                     break
-            except EOFError:
+            except (EOFError, GoingDown):
                 break
             except KeyboardInterrupt:
                 self.tty.say()
@@ -400,15 +215,13 @@ class Room:
         if meaning.verb == "quit":
             return False
         try:
-            done = self.actions[meaning.verb](meaning)
-            if asyncio.iscoroutine(done):
-                await done
+            await self.actions[meaning.verb](meaning)
         except StoreError as error:
             reason = str(error).rstrip(".")
             self.tty.say(f"({meaning.verb.upper()} failed: {reason}.)")
         return True
 
-    def say_lines(self, lines: Sequence[str]) -> None:
+    async def say_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
             self.tty.say(line)
 
@@ -421,9 +234,9 @@ class Room:
         lines = scores_report(board, self.games)
         table = lines.index("") if "" in lines else len(lines)
         self.tty.draw("\n".join(lines[:table]))
-        self.say_lines(lines[table:])
+        await self.say_lines(lines[table:])
 
-    def say_puzzled(self, word: str) -> None:
+    async def say_puzzled(self, word: str) -> None:
         """The next of the replies to a word the room does not know."""
         whole = next((verb for verb in WHOLE_WORDS if verb.startswith(word)), None)
         if whole is not None:
@@ -433,15 +246,16 @@ class Room:
         self.tty.say(reply.format(word=quoted(word)))
         self.puzzled += 1
 
-    def look(self, rest: Sequence[str] = ()) -> Awaitable[None] | None:
+    async def look(self, rest: Sequence[str] = ()) -> None:
         """Describe the room, or the machine named in `rest`."""
         rest = [word for word in rest if word not in AROUND]
         if rest:
             game = game_named(rest, self.games)
             if game is not None:
-                return self.closer_look(game)
-            self.tty.say(f"You see no {quoted(' '.join(rest))} here.")
-            return None
+                await self.closer_look(game)
+            else:
+                self.tty.say(f"You see no {quoted(' '.join(rest))} here.")
+            return
         self.tty.say(ROOM)
         for number, game in enumerate(self.games, 1):
             self.tty.say()
@@ -465,8 +279,8 @@ class Room:
             seen.append(f"You have played it {plural(played.played, 'time')} "
                         f"and won {played.won}." if played else
                         "You have not played it yet.")
-            lately = self.front_ends[game].front_end
-            lately = lately.lately if lately is not None else None
+            front_end = self.front_ends[game].front_end
+            lately = front_end.lately if front_end is not None else None
             told = await self.store.run(lately) if lately is not None else None
             if told:
                 seen.append(told)
@@ -475,7 +289,7 @@ class Room:
         seen.append(f"PLAY {number} sits you down at it.")
         self.tty.say(" ".join(seen))
 
-    def menu(self) -> None:
+    async def menu(self) -> None:
         self.tty.say("The machines:")
         for number, game in enumerate(self.games, 1):
             sign = "  (out of order)" if self.front_ends[game].trouble else ""
@@ -484,7 +298,7 @@ class Room:
 
     async def play(self, rest: Sequence[str]) -> None:
         if not rest:
-            self.menu()
+            await self.menu()
             return
         game = game_named(rest, self.games)
         if game is None:
@@ -520,7 +334,7 @@ class Room:
             self._extras = game_commands(self.games, self.front_ends)
         return self._extras
 
-    def help(self) -> None:
+    async def help(self) -> None:
         added = [(extra.command.phrase.upper(), extra.command.about)
                  for extra in self.extras.values()]
         column = help_column([usage for usage, _ in self.help_rows + tuple(added)],

@@ -174,11 +174,7 @@ async def open_web(connect: Connect, host: str, port: int, *, grace: float,
             connection, request, tuple(origins)))
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Retro: the machine room</title>
-<style>
+LOOK = """
 body { margin: 0; background: #f4f1e8; color: #222; }
 main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
 #paper { font: 15px/1.35 monospace; white-space: pre-wrap;
@@ -187,15 +183,16 @@ main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
         border: 0; border-bottom: 1px solid #888; background: transparent;
         padding: .2rem 0; outline: none; }
 #again { display: none; margin-top: .5rem; }
-</style></head>
-<body><main>
+"""
+PAPER = """
 <pre id="paper" aria-live="polite"></pre>
 <input id="line" autocomplete="off" autocapitalize="off" spellcheck="false"
        aria-label="What you type">
 <button id="again" type="button">Connect again</button>
-</main>
-<script>
-"use strict";
+"""
+
+
+PRINT = """
 const paper = document.getElementById("paper");
 const line = document.getElementById("line");
 const again = document.getElementById("again");
@@ -228,31 +225,28 @@ function connect() {
     again.style.display = "block";
   };
 }
+"""
+
+
+TYPE = """
 line.addEventListener("keydown", (event) => {
   if (event.key === "Enter") {
     const text = line.value;
     line.value = "";
-    if (line.type !== "password") {
-      print(text + "\\n");
-      if (text.trim()) typed.push(text);
-    } else {
-      print("\\n");
-    }
+    print(line.type === "password" ? "\\n" : text + "\\n");
+    if (line.type !== "password" && text.trim()) typed.push(text);
     back = typed.length;
     send({line: text});
-  } else if (event.ctrlKey && event.key === "c") {
-    if (!line.value || line.selectionStart === line.selectionEnd) {
-      event.preventDefault();
-      line.value = "";
-      send({key: "interrupt"});
-    }
+  } else if (event.ctrlKey && event.key === "c" && !line.value) {
+    event.preventDefault();
+    send({key: "interrupt"});
   } else if (event.ctrlKey && event.key === "d" && !line.value) {
     event.preventDefault();
     send({key: "end"});
   } else if (event.key === "Tab") {
     event.preventDefault();
     send({tab: line.value});
-  } else if (event.key === "ArrowUp" && line.type !== "password" && back > 0) {
+  } else if (event.key === "ArrowUp" && line.type !== "password" && back) {
     event.preventDefault();
     line.value = typed[--back];
   } else if (event.key === "ArrowDown" && line.type !== "password") {
@@ -264,5 +258,12 @@ line.addEventListener("keydown", (event) => {
 again.addEventListener("click", () => { connect(); line.focus(); });
 connect();
 line.focus();
-</script></body></html>
 """
+
+
+PAGE = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, "
+        "initial-scale=1\">\n<title>Retro: the machine room</title>\n"
+        "<style>" + LOOK + "</style></head>\n<body><main>" + PAPER
+        + "</main>\n<script>\n\"use strict\";" + PRINT + TYPE
+        + "</script></body></html>\n")

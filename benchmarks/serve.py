@@ -33,6 +33,10 @@ in time. The clients are asyncio streams in this process.
   then beside 20 silent clients (10 that never read, 10 that stop at the
   name prompt) and one that sends 10 MB of garbage: p99 with and without.
 - ssh: one asyncssh client plays a Penney bet end to end.
+- web (not run unless asked): --web N players at the web door (a
+  WebSocket each, a JSON message a line, as the page sends them) at a
+  person's pace, each a whole mind-reader match; then half at the web door
+  and half over telnet at once.
 - shared (not run unless asked): two servers on one PostgreSQL (a real
   one, started as the tests start theirs), --shared N players split
   between them at a person's pace; then the same with the first server
@@ -105,9 +109,9 @@ class Served:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
         self.ports = {}
-        for _ in range(1 + ("--ssh" in extra)):
+        for _ in range(1 + ("--ssh" in extra) + ("--web" in extra)):
             line = self.process.stdout.readline()
-            found = re.search(r"(telnet|ssh) on \S+ port (\d+)", line)
+            found = re.search(r"(telnet|ssh|web) on \S+ port (\d+)", line)
             assert found, f"no ready line: {line!r}"
             self.ports[found.group(1)] = int(found.group(2))
         self.port = self.ports["telnet"]
@@ -229,6 +233,44 @@ class Client:
         self.writer.close()
 
 
+class WebClient(Client):
+    """One player at the web door: the same lines, as its page sends them
+    (a JSON message a line), and the paper's text back."""
+
+    async def connect(self, port: int, source: str | None = None) -> None:
+        from websockets.asyncio.client import connect
+
+        self.socket = await connect(
+            f"ws://{HOST}:{port}/room", compression=None, open_timeout=60,
+            local_addr=(source, 0) if source else None)
+        self.reader = self.writer = self
+        self.last = ""
+        await self.until(b"? ")
+
+    async def read(self, size: int) -> bytes:
+        """The next text the room sends (what a reader's read gives)."""
+        import json
+
+        while True:
+            try:
+                said = json.loads(await self.socket.recv())
+            except Exception as closed:  # the line closed: say after what
+                raise ConnectionError(f"{self.name}: closed ({closed!r}) "
+                                      f"after {self.last[-200:]!r}") from None
+            if said.get("text"):
+                self.last = said["text"]
+                return said["text"].encode()
+
+    def write(self, data: bytes) -> None:
+        import json
+
+        for line in data.decode().split("\r\n")[:-1]:
+            asyncio.ensure_future(self.socket.send(json.dumps({"line": line})))
+
+    def close(self) -> None:
+        asyncio.ensure_future(self.socket.close())
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -242,10 +284,11 @@ def figures(latencies: list[float]) -> str:
 
 async def players(port: int, count: int, prefix: str, rng: random.Random,
                   think: tuple[float, float], matches: int = 1,
-                  until: float | None = None, plays: str = "ht") -> list:
+                  until: float | None = None, plays: str = "ht",
+                  kind: type[Client] = Client) -> list:
     """`count` clients, each playing `matches` (or until the clock)."""
     async def one(number: int) -> Client:
-        client = Client(f"{prefix}{number}")
+        client = kind(f"{prefix}{number}")
         own = random.Random(rng.random())
         await asyncio.sleep(number / ARRIVALS)
         await client.connect(port, f"127.0.{2 + number // 250}."
@@ -590,6 +633,46 @@ async def shared(count: int, fault: str) -> None:
         database.stop()
 
 
+async def web(count: int) -> None:
+    """`count` players at the web door at a person's pace; then half of
+    them at the web door and half over telnet, at once."""
+    for mixed in (False, True):
+        print(f"== web: {count} players at a person's pace, "
+              + ("half at the web door, half over telnet" if mixed else
+                 "all at the web door"))
+        with tempfile.TemporaryDirectory() as home:
+            served = Served(Path(home), "--web", "0", players=count + 10)
+            done_playing = asyncio.Event()
+            sampling = asyncio.ensure_future(served.most_threads(done_playing))
+            started = time.monotonic()
+            webbed = count // 2 if mixed else count
+            groups = await asyncio.wait_for(asyncio.gather(
+                players(served.ports["web"], webbed, "w",
+                        random.Random(count), (0.3, 0.9), kind=WebClient),
+                players(served.port, count - webbed, "t",
+                        random.Random(count + 1), (0.3, 0.9))), LIMIT)
+            took = time.monotonic() - started
+            done_playing.set()
+            threads = await sampling
+            clients = [c for group in groups for c in group]
+            done = [c for c in clients if not isinstance(c, BaseException)
+                    and c.finished]
+            stored = results_by_player(Path(home))
+            right = sum(stored.get(c.name) == 1 for c in done)
+            rss = served.rss_peak_mb()
+            for c in done:
+                c.close()
+            served.stop()
+        print(f"{count:4d} players: {len(done)}/{count} finished in "
+              f"{took:5.1f} s; "
+              f"{figures([t for c in done for t in c.latencies])}")
+        print(f"     store: {right} of {len(done)} finished matches recorded "
+              f"once; server RSS peak {rss:.0f} MB; threads at most "
+              f"{threads}")
+        for error in failures(clients)[:3]:
+            print(f"     failed: {error!r}")
+
+
 async def main(args) -> None:
     parts = args.parts.split(",")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
@@ -604,6 +687,8 @@ async def main(args) -> None:
         await silent_and_garbage()
     if "ssh" in parts:
         await ssh_bet()
+    if "web" in parts:
+        await web(args.web)
     if "shared" in parts:
         for fault in ("", "kill", "restart"):
             await shared(args.shared, fault)
@@ -625,6 +710,9 @@ if __name__ == "__main__":
                         help="processes the saturation's clients run in "
                              "(default: 2, so that the server, not one "
                              "client process, is what saturates)")
+    parser.add_argument("--web", type=int, default=1000, metavar="N",
+                        help="players in the web part, at the web door "
+                             "(default: 1000)")
     parser.add_argument("--shared", type=int, default=1000, metavar="N",
                         help="players in the shared part, split between two "
                              "servers on one PostgreSQL (default: 1000)")

@@ -83,7 +83,7 @@ class PostgreSQL:
             return connection
         except self.psycopg.Error as error:
             raise Unreachable(f"cannot reach the store {shown(self.url)} "
-                             f"({first_line(error)})") from None
+                              f"({first_line(error)})") from None
 
     def execute(self, query: str, parameters: Any = ()) -> Any:
         if self.connection.broken and not self.busy and not self.closed:

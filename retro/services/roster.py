@@ -121,6 +121,19 @@ class PostgresRoster:
                                                          autocommit=True)
         await self.ear.execute(f"LISTEN {CHANNEL}")
 
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        try:
+            await self.talk.execute("DELETE FROM roster WHERE server = %s",
+                                    (self.server,))
+            await self.talk.execute("DELETE FROM roster_servers WHERE server"
+                                    " = %s", (self.server,))
+        finally:
+            await self.talk.close()
+            await self.ear.close()
+
     async def beat(self) -> None:
         """Say this server is alive; forget the servers that are not."""
         now = self.clock()
@@ -142,19 +155,6 @@ class PostgresRoster:
                 await self.beat()
             except Exception:  # noqa: BLE001 - the listener reconnects
                 pass
-
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        try:
-            await self.talk.execute("DELETE FROM roster WHERE server = %s",
-                                    (self.server,))
-            await self.talk.execute("DELETE FROM roster_servers WHERE server"
-                                    " = %s", (self.server,))
-        finally:
-            await self.talk.close()
-            await self.ear.close()
 
     NEW = """
         INSERT INTO roster (name, server, since)

@@ -133,8 +133,9 @@ class PostgreSQL:
 
     ADJUST = """
         UPDATE state SET updated_at = :when,
-            value = jsonb_set(value::jsonb, :path,
-                              to_jsonb((value::jsonb #>> :path)::bigint + :by))::text
+            value = jsonb_set(
+                value::jsonb, :path,
+                to_jsonb((value::jsonb #>> :path)::bigint + :by))::text
         WHERE key = :key AND jsonb_typeof(value::jsonb #> :path) = 'number'
           AND (value::jsonb #>> :path)::bigint + :by >= 0
         RETURNING (value::jsonb #>> :path)::bigint"""

@@ -98,6 +98,7 @@ class PostgresRoster:
         self.talk: Any = None  # the connection for statements
         self.ear: Any = None  # the connection that listens
         self.tasks: list[asyncio.Task] = []
+        self.reconnected = asyncio.Event()  # set each time it connects again
 
     async def start(self) -> None:
         await self._connect()
@@ -238,6 +239,7 @@ class PostgresRoster:
                     "INSERT INTO roster (name, server, since) VALUES (%s, %s, %s)"
                     " ON CONFLICT (name) DO NOTHING",
                     (name, self.server, self.clock()))
+            self.reconnected.set()
         except Exception:  # noqa: BLE001 - tried again after the next wait
             pass
 

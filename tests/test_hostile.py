@@ -168,12 +168,14 @@ def test_the_room_survives_anything_typed_at_a_terminal(
     with create_pipe_input() as keys:
         out = io.StringIO()
         tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput())
-        store = Store.memory()
-        store.notice = tty.say
         finished = []
-        runner = threading.Thread(
-            target=lambda: finished.append(
-                asyncio.run(Room(tty, store, seed=7).run())))
+
+        def room() -> int:
+            store = Store.memory()  # made in the one thread that uses it
+            store.notice = tty.say
+            return asyncio.run(Room(tty, store, seed=7).run())
+
+        runner = threading.Thread(target=lambda: finished.append(room()))
         runner.start()  # reading before anything is typed: the pipe cannot fill
         for line in typed:
             keys.send_text(line.replace("\r", "").replace("\n", "") + "\r")

@@ -163,3 +163,21 @@ def test_two_servers_claiming_one_name_at_once_leave_one(postgres):
         assert await loser.next(loser.closed) == "ada"
         await asyncio.gather(*(server.roster.stop() for server in both))
     run(test())
+
+
+def test_the_roster_carries_on_after_postgresql_restarts(postgres):
+    url = postgres.fresh_database()
+
+    async def test():
+        a, b = Server(url, "a"), Server(url, "b")
+        await asyncio.gather(a.roster.start(), b.roster.start())
+        await a.roster.claim("ada")
+        await asyncio.to_thread(postgres.restart)
+        await asyncio.wait_for(asyncio.gather(a.roster.reconnected.wait(),
+                                              b.roster.reconnected.wait()),
+                               30)  # the room promises 30 s
+        assert await b.roster.who() == {"ada": "a"}  # claimed again
+        await b.roster.tell({"say": "BACK"})
+        assert await a.next(a.heard) == {"say": "BACK"}
+        await asyncio.gather(a.roster.stop(), b.roster.stop())
+    run(test())

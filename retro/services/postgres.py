@@ -83,7 +83,7 @@ class PostgreSQL:
             return connection
         except self.psycopg.Error as error:
             raise Unreachable(f"cannot reach the store {shown(self.url)} "
-                             f"({first_line(error)})") from None
+                              f"({first_line(error)})") from None
 
     def execute(self, query: str, parameters: Any = ()) -> Any:
         if self.connection.broken and not self.busy and not self.closed:
@@ -133,8 +133,9 @@ class PostgreSQL:
 
     ADJUST = """
         UPDATE state SET updated_at = :when,
-            value = jsonb_set(value::jsonb, :path,
-                              to_jsonb((value::jsonb #>> :path)::bigint + :by))::text
+            value = jsonb_set(
+                value::jsonb, :path,
+                to_jsonb((value::jsonb #>> :path)::bigint + :by))::text
         WHERE key = :key AND jsonb_typeof(value::jsonb #> :path) = 'number'
           AND (value::jsonb #>> :path)::bigint + :by >= 0
         RETURNING (value::jsonb #>> :path)::bigint"""

@@ -98,6 +98,7 @@ class PostgresRoster:
         self.talk: Any = None  # the connection for statements
         self.ear: Any = None  # the connection that listens
         self.tasks: list[asyncio.Task] = []
+        self.reconnected = asyncio.Event()  # set each time it connects again
 
     async def start(self) -> None:
         await self._connect()
@@ -121,6 +122,19 @@ class PostgresRoster:
                                                          autocommit=True)
         await self.ear.execute(f"LISTEN {CHANNEL}")
 
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        try:
+            await self.talk.execute("DELETE FROM roster WHERE server = %s",
+                                    (self.server,))
+            await self.talk.execute("DELETE FROM roster_servers WHERE server"
+                                    " = %s", (self.server,))
+        finally:
+            await self.talk.close()
+            await self.ear.close()
+
     async def beat(self) -> None:
         """Say this server is alive; forget the servers that are not."""
         now = self.clock()
@@ -142,19 +156,6 @@ class PostgresRoster:
                 await self.beat()
             except Exception:  # noqa: BLE001 - the listener reconnects
                 pass
-
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        try:
-            await self.talk.execute("DELETE FROM roster WHERE server = %s",
-                                    (self.server,))
-            await self.talk.execute("DELETE FROM roster_servers WHERE server"
-                                    " = %s", (self.server,))
-        finally:
-            await self.talk.close()
-            await self.ear.close()
 
     NEW = """
         INSERT INTO roster (name, server, since)
@@ -238,6 +239,7 @@ class PostgresRoster:
                     "INSERT INTO roster (name, server, since) VALUES (%s, %s, %s)"
                     " ON CONFLICT (name) DO NOTHING",
                     (name, self.server, self.clock()))
+            self.reconnected.set()
         except Exception:  # noqa: BLE001 - tried again after the next wait
             pass
 

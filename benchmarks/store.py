@@ -7,7 +7,7 @@ temporary directory (as tests/postgres.py does), on a unix socket, with
 fsync on, as a real room's would be. For each engine, a SQLite file in a
 temporary directory and a fresh PostgreSQL database:
 
-- HER's lessons kept by hexapawn's `keep` from two connections at once:
+- HER's lessons kept by `hexapawn_her.keep` from two connections at once:
   lessons a second, and whether the beads equal a replay of the records;
 - one recorded game (`store.record`), one at a time: the median and the
   99th percentile;
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from retro.games import hexapawn  # noqa: E402
+from retro.games import hexapawn_her  # noqa: E402
 from retro.services.roster import open_roster  # noqa: E402
 from retro.services.store import Store  # noqa: E402
 from test_shared_room import lessons, teach  # noqa: E402
@@ -53,7 +53,7 @@ def lessons_a_second(where, count: int) -> tuple[float, bool]:
         thread.join()
     took = time.perf_counter() - start
     with Store.open(where, fallback=False) as store:
-        her = hexapawn.load_her(store)
+        her = hexapawn_her.load_her(store)
         numbers = sorted(game.detail["her_game"]
                          for game in store.results("hexapawn"))
     return count / took, numbers == list(range(1, count + 1)) \

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.games.hexapawn import HER_KEY, Lesson, keep, load_her
+from retro.games.hexapawn_her import HER_KEY, Lesson, keep, load_her
 from retro.engines.matchbox import Change, fresh, matchboxes, robot_json
 from retro.engines.hexapawn_rules import SECOND
 from retro.rooms.serve import SERVED

@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 
 from retro.engines.matchbox import fresh, learning_curve, robot_json
-from retro.games.hexapawn import HER_KEY
+from retro.games.hexapawn_her import HER_KEY
 from retro.services.store import FILENAME, Store
 
 HERE = Path(__file__).resolve().parent

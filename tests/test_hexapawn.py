@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from retro.commands import hexapawn as hexapawn_commands
 from retro.common import number_in
-from retro.games import hexapawn
+from retro.games import hexapawn, hexapawn_her
 from retro.engines.hexapawn_rules import (FIRST, SECOND, Move, Position, after,
                                   board_text, legal_moves, mirror, mirror_move,
                                   parse_move, result, start, why_illegal,
@@ -223,7 +223,7 @@ def test_the_teletype_shows_the_box_opened_and_the_bead_drawn():
 def test_a_finished_game_teaches_her_and_is_recorded_in_one_go():
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)
-    memory = hexapawn.load_her(store)
+    memory = hexapawn_her.load_her(store)
     assert memory.record == "L"
     assert memory.her.total == fresh("HER").total - 1
     [record] = store.results("hexapawn")
@@ -238,7 +238,7 @@ def test_her_memory_lasts_from_one_session_to_the_next(tmp_path):
         run("8-5\n7-4\n4-1\nn\n", store=store)
     with Store.open(path) as store:
         printed = run("n\n", store=store)
-        assert hexapawn.load_her(store).record == "L"
+        assert hexapawn_her.load_her(store).record == "L"
     assert ("HER HAS PLAYED 1 GAME: SHE WON 0 AND LOST 1.\n"
             "HER 19 MATCHBOXES HOLD 46 BEADS.\n"
             "A POSITION AND ITS MIRROR IMAGE SHARE A BOX: 19, NOT GARDNER'S 24.\n"
@@ -268,7 +268,7 @@ class Interrupt:
 def test_a_game_broken_off_loses_no_bead_and_invents_none(error):
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)          # one finished game
-    before = store.get(hexapawn.HER_KEY)
+    before = store.get(hexapawn_her.HER_KEY)
     results = len(store.results())
     tty = StreamTeletype(Interrupt(["8-5"], error), io.StringIO())
     if error is KeyboardInterrupt:
@@ -277,7 +277,7 @@ def test_a_game_broken_off_loses_no_bead_and_invents_none(error):
     else:
         play("hexapawn", tty, store=store, seed=3)
     assert "HER OPENS BOX" in tty.paper()          # she had drawn a bead
-    assert store.get(hexapawn.HER_KEY) == before
+    assert store.get(hexapawn_her.HER_KEY) == before
     assert len(store.results()) == results
 
 
@@ -315,7 +315,7 @@ def test_ctrl_c_at_the_command_line_mid_game_loses_no_bead(tmp_path):
     assert game.returncode == 130
     assert b"GAME ABANDONED" in out
     with Store.open(tmp_path / "retro.sqlite3") as store:
-        memory = hexapawn.load_her(store)
+        memory = hexapawn_her.load_her(store)
         assert memory.record == "L"
         assert memory.her.total == fresh("HER").total - 1
         assert len(store.results("hexapawn")) == 1
@@ -324,7 +324,7 @@ def test_ctrl_c_at_the_command_line_mid_game_loses_no_bead(tmp_path):
 def test_ctrl_c_while_the_end_of_a_game_is_written_keeps_nothing_of_it():
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)
-    before = store.get(hexapawn.HER_KEY)
+    before = store.get(hexapawn_her.HER_KEY)
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -332,14 +332,14 @@ def test_ctrl_c_while_the_end_of_a_game_is_written_keeps_nothing_of_it():
     store.record = interrupted          # Ctrl-C after HER's beads were put
     with pytest.raises(KeyboardInterrupt):
         run("7-4\n4-2\nn\n", store=store, seed=5)
-    assert store.get(hexapawn.HER_KEY) == before
+    assert store.get(hexapawn_her.HER_KEY) == before
     del store.record
     assert len(store.results("hexapawn")) == 1
 
 
 def test_a_game_finished_while_another_session_played_adds_its_lesson():
     store = Store.memory()
-    stale = hexapawn.load_her(store)           # this session's HER: fresh
+    stale = hexapawn_her.load_her(store)           # this session's HER: fresh
     run("8-5\n7-4\n4-1\nn\n", store=store)          # another session: a lesson
     game = contest(perfect, stale.her, random.Random(1))
     assert game.winner == FIRST and game.draws[SECOND]
@@ -348,7 +348,7 @@ def test_a_game_finished_while_another_session_played_adds_its_lesson():
                                           stale, game, 1))
     assert learned.record == "LL"
     assert learned.her.total == fresh("HER").total - 2
-    assert hexapawn.load_her(store) == learned
+    assert hexapawn_her.load_her(store) == learned
 
 
 def test_her_resigns_at_an_empty_box_and_loses_the_bead_before():
@@ -359,7 +359,7 @@ def test_her_resigns_at_an_empty_box_and_loses_the_bead_before():
     beads = {**her.beads, opening.key: {"2-4": 0, "2-5": 1, "3-6": 0},
              empty.key: {arrow: 0 for arrow in her.beads[empty.key]}}
     store = Store.memory()
-    store.put(hexapawn.HER_KEY, {"robot": robot_json(Robot("HER", False, beads)),
+    store.put(hexapawn_her.HER_KEY, {"robot": robot_json(Robot("HER", False, beads)),
                                  "record": ""})
     printed = run("7-4\n9-5\nn\n", store=store)
     assert "SHE DRAWS GREEN AND PLAYS 2-5." in printed
@@ -367,7 +367,7 @@ def test_her_resigns_at_an_empty_box_and_loses_the_bead_before():
             f"IT IS EMPTY: SHE RESIGNS.\nYOU WIN.") in printed
     assert (f"HER LOSES THE GREEN BEAD FROM BOX {opening.number}: SHE WILL NOT "
             f"MAKE THAT MOVE THERE AGAIN.") in " ".join(printed.split())
-    memory = hexapawn.load_her(store)
+    memory = hexapawn_her.load_her(store)
     assert memory.record == "L"
     assert memory.her.beads[opening.key]["2-5"] == 0
     [record] = store.results("hexapawn")
@@ -385,7 +385,7 @@ def test_quit_abandons_the_game_and_keeps_her_as_she_was():
     tty = StreamTeletype(io.StringIO("8-5\nquit\n"), out)
     assert play("hexapawn", tty, store=store, seed=1962) == "left"
     assert out.getvalue().endswith("YOUR MOVE? quit\nHER BEADS ARE AS THEY WERE.\n")
-    assert store.get(hexapawn.HER_KEY) is None
+    assert store.get(hexapawn_her.HER_KEY) is None
     assert store.results() == []
 
 
@@ -419,15 +419,15 @@ NOT_HER = [
 def test_a_stored_value_that_is_not_her_is_set_aside_told_and_she_starts_fresh(text):
     store, told = Store.memory(), []
     store.notice = told.append
-    stored_raw(store, hexapawn.HER_KEY, text)
+    stored_raw(store, hexapawn_her.HER_KEY, text)
     printed = run("n\n", store=store)
     assert "HER HAS NEVER PLAYED." in printed
-    assert len(told) == 1 and hexapawn.HER_KEY in told[0] and "\n" not in told[0]
-    assert store.get(hexapawn.HER_KEY) is None
+    assert len(told) == 1 and hexapawn_her.HER_KEY in told[0] and "\n" not in told[0]
+    assert store.get(hexapawn_her.HER_KEY) is None
     assert store.db.execute("SELECT value FROM state WHERE key = ?",
-                            (hexapawn.HER_KEY + ".damaged-1",)).fetchone()[0] == text
+                            (hexapawn_her.HER_KEY + ".damaged-1",)).fetchone()[0] == text
     run("8-5\n7-4\n4-1\nn\n", store=store)          # and she learns again
-    assert hexapawn.load_her(store).record == "L"
+    assert hexapawn_her.load_her(store).record == "L"
     assert len(told) == 1
 
 
@@ -439,9 +439,9 @@ def test_a_stored_value_that_is_not_her_is_set_aside_told_and_she_starts_fresh(t
 def test_whatever_json_is_stored_her_is_read_or_fresh(data):
     store = Store.memory()
     store.notice = lambda message: None
-    store.put(hexapawn.HER_KEY, data)
-    memory = hexapawn.load_her(store)
-    assert memory == hexapawn.Memory(fresh("HER"))
+    store.put(hexapawn_her.HER_KEY, data)
+    memory = hexapawn_her.load_her(store)
+    assert memory == hexapawn_her.Memory(fresh("HER"))
 
 
 def long_line(text: str) -> st.SearchStrategy[str]:
@@ -516,7 +516,7 @@ def test_help_at_every_question_says_what_the_answers_do():
             StreamTeletype(io.StringIO("?\nquit\n"), out, width=200), store=store)
     assert f"ARE YOU SURE (Y OR N)? ?\n{hexapawn.RESET_HELP}\n" in out.getvalue()
     assert "HER KEEPS HER BEADS." in out.getvalue()
-    assert hexapawn.load_her(store).record == "L"
+    assert hexapawn_her.load_her(store).record == "L"
 
 
 # --- a store that will not take the lesson ------------------------------------------
@@ -533,13 +533,13 @@ def refusing(store: Store) -> None:
 def test_a_lesson_the_store_refuses_is_one_line_and_nothing_half_written():
     store = Store.memory()
     run("8-5\n7-4\n4-1\nn\n", store=store)
-    before = store.get(hexapawn.HER_KEY)
+    before = store.get(hexapawn_her.HER_KEY)
     refusing(store)
     printed = run("7-4\n4-2\nn\n", store=store, seed=5)
     assert ("HER LEARNING CURVE: 2 GAMES, 0 WON, 2 LOST\n\\\n \\\n+-\n1-2\n\n"
             f"NOT SAVED: THIS GAME AND HER LESSON FROM IT ({READ_ONLY}).\n"
             "ANOTHER GAME (Y OR N)? n\n") in printed
-    assert store.get(hexapawn.HER_KEY) == before
+    assert store.get(hexapawn_her.HER_KEY) == before
     assert len(store.results("hexapawn")) == 1
 
 
@@ -548,7 +548,7 @@ def test_a_refused_lesson_is_saved_with_the_next_game():
     refusing(store)
     out = io.StringIO()
     tty = StreamTeletype(io.StringIO("8-5\n7-4\n4-1\n"), out)
-    memory = hexapawn.load_her(store)
+    memory = hexapawn_her.load_her(store)
     game = asyncio.run(hexapawn.one_game(tty, memory.her, random.Random(1962)))
     memory = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 1962),
                                          memory, game, 1962))
@@ -564,7 +564,7 @@ def test_a_refused_lesson_is_saved_with_the_next_game():
     learned = asyncio.run(hexapawn.finish(tty, sitting("hexapawn", store, 3),
                                           memory, game, 3))
     assert learned.unsaved == ()
-    assert hexapawn.load_her(store) == learned
+    assert hexapawn_her.load_her(store) == learned
     assert learned.record == memory.record + ("W" if game.winner == SECOND else "L")
     assert [r.seed for r in store.results("hexapawn")] == [1962, 2, 3]
     assert [r.detail["her_game"] for r in store.results("hexapawn")] == [1, 2, 3]
@@ -589,7 +589,7 @@ def test_a_lock_held_too_long_at_the_end_of_a_game_is_one_line(tmp_path):
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert hexapawn.load_her(store).record == "L"
+    assert hexapawn_her.load_her(store).record == "L"
     assert len(store.results("hexapawn")) == 1
     store.close()
 
@@ -605,7 +605,7 @@ def test_reset_her_in_a_read_only_store_is_one_line():
         "RESET HER? SHE FORGETS ALL SHE LEARNED IN 1 GAME.\n"
         "ARE YOU SURE (Y OR N)? y\n"
         f"NOT SAVED: HER FRESH MATCHBOXES ({READ_ONLY}).\n")
-    assert hexapawn.load_her(store).record == "L"
+    assert hexapawn_her.load_her(store).record == "L"
 
 
 # --- RESET HER --------------------------------------------------------------------
@@ -618,12 +618,12 @@ def test_reset_her_asks_first_and_then_gives_fresh_boxes():
             store=store)
     assert "SHE FORGETS ALL SHE LEARNED IN 1 GAME." in out.getvalue()
     assert "HER KEEPS HER BEADS." in out.getvalue()
-    assert hexapawn.load_her(store).record == "L"
+    assert hexapawn_her.load_her(store).record == "L"
     out = io.StringIO()
     command("hexapawn", "RESET HER", StreamTeletype(io.StringIO("y\n"), out),
             store=store)
     assert "HER HAS FRESH MATCHBOXES" in out.getvalue()
-    memory = hexapawn.load_her(store)
+    memory = hexapawn_her.load_her(store)
     assert memory.record == "" and memory.her == fresh("HER")
     assert len(store.results("hexapawn")) == 1      # the scores stay
 
@@ -686,7 +686,7 @@ def test_boxes_shows_the_stored_her(tmp_path):
 
 def test_boxes_of_an_unreadable_her_are_a_fresh_hers_with_a_word(tmp_path):
     with Store.open(tmp_path / "retro.sqlite3") as store:
-        store.put(hexapawn.HER_KEY, {"robot": "nonsense", "record": "L"})
+        store.put(hexapawn_her.HER_KEY, {"robot": "nonsense", "record": "L"})
     done = cli("boxes", "--json", home=tmp_path)
     assert done.returncode == 0
     [told] = done.stderr.splitlines()          # the store's one line

@@ -84,7 +84,7 @@ def test_whatever_is_typed_at_the_room_it_answers_and_keeps_its_roll(
 
 def results_add_up(name: str, store: Store, printed: str) -> None:
     """What each game's records must say of themselves, whatever was typed."""
-    from retro.games import hexapawn, penney
+    from retro.games import hexapawn_her, penney
 
     results = store.results(name)
     if name == "mindreader":
@@ -96,7 +96,7 @@ def results_add_up(name: str, store: Store, printed: str) -> None:
             assert sum(map(int, r.score.split("-"))) == 50
             assert len(r.detail["guesses"]) == len(r.detail["answers"]) == 50
     elif name == "hexapawn":  # one lesson of HER's for every game recorded
-        assert len(results) == len(hexapawn.load_her(store).record)
+        assert len(results) == len(hexapawn_her.load_her(store).record)
     elif name == "penney":  # every penny: a bet recorded, or a fresh stake
         moved = sum(int(r.score.split()[0]) for r in results)
         fresh = printed.count(f"Here are {penney.STAKE} pennies.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from retro.games.hexapawn import HER_KEY
+from retro.games.hexapawn_her import HER_KEY
 from retro.engines.matchbox import fresh, robot_json
 from served import WAIT, Player, Running, limits_of  # tests/served.py
 

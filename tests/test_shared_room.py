@@ -9,7 +9,7 @@ import pytest
 
 from retro.engines.hexapawn_rules import SECOND
 from retro.engines.matchbox import Change, fresh, matchboxes
-from retro.games import hexapawn, penney
+from retro.games import hexapawn_her, penney
 from retro.services.store import Store
 
 from recording import sitting
@@ -38,7 +38,7 @@ def at_once(place, work, *arguments) -> list:
     return [returned[number] for number in range(len(arguments))]
 
 
-def lessons(rng: random.Random, count: int) -> list[hexapawn.Lesson]:
+def lessons(rng: random.Random, count: int) -> list[hexapawn_her.Lesson]:
     """`count` lessons: a loss takes a bead from one of a few boxes (so that
     lessons collide), a win takes none."""
     boxes = [box for box in matchboxes() if box.side == SECOND][:4]
@@ -48,16 +48,16 @@ def lessons(rng: random.Random, count: int) -> list[hexapawn.Lesson]:
         her_won = rng.random() < 0.3
         changes = () if her_won else (
             Change(box, rng.choice(box.arrows), -1),)
-        taught.append(hexapawn.Lesson(changes, her_won, "", "row",
+        taught.append(hexapawn_her.Lesson(changes, her_won, "", "row",
                                       rng.randrange(10 ** 6), {}))
     return taught
 
 
-def teach(store: Store, taught: list[hexapawn.Lesson]) -> list[int]:
+def teach(store: Store, taught: list[hexapawn_her.Lesson]) -> list[int]:
     """Each lesson kept by hexapawn's `keep`, one game at a time."""
     took = []
     for lesson in taught:
-        _, taken = hexapawn.keep(store, "hexapawn", [lesson])
+        _, taken = hexapawn_her.keep(store, "hexapawn", [lesson])
         took.append(len(taken))
     return took
 
@@ -67,7 +67,7 @@ def test_200_lessons_at_once_equal_a_replay_of_the_recorded_ones(place):
     first, second = lessons(rng, 100), lessons(rng, 100)
     took = at_once(place, teach, (first,), (second,))
     with Store.open(place, fallback=False) as store:
-        her = hexapawn.load_her(store)
+        her = hexapawn_her.load_her(store)
         games = sorted(store.results("hexapawn"),
                        key=lambda game: game.detail["her_game"])
     # every game recorded once, numbered 1 to 200 in HER's record
@@ -139,7 +139,7 @@ def a_room(path) -> None:
         wager(store.as_player("ada"), bets(random.Random(1), 15))
         wager(store.as_player("bob"), bets(random.Random(2), 15))
         teach(store.as_player("ada"), lessons(random.Random(3), 30))
-        hexapawn.start_her_again(store.as_player("bob"), 30)
+        hexapawn_her.start_her_again(store.as_player("bob"), 30)
         teach(store.as_player("bob"), lessons(random.Random(4), 10))
         store.as_player("ada").put("flip.profile/ada", [3, 1, 4, 1, 5])
         store._sql("INSERT INTO state VALUES ('odd', 'not json', 'then')")
@@ -155,7 +155,7 @@ def what_a_room_shows(where) -> tuple:
                 [store.scoreboard(name, 5) for name in ("ada", "bob")],
                 [penney.stored_bankroll(store.as_player(name))
                  for name in ("ada", "bob")],
-                hexapawn.load_her(store),
+                hexapawn_her.load_her(store),
                 [account(store, name) for name in ("ada", "bob")],
                 store.get("flip.profile/ada"), store.counts())
 

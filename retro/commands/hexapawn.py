@@ -17,7 +17,7 @@ from retro.engines.hexapawn_solve import (BUDGET, MAX_ROWS, WIDEST, Search,
 from retro.engines.matchbox import (STRATEGIES, Box, Robot, fresh,
                                     learning_curve, matchboxes, train,
                                     unbeatable)
-from retro.games.hexapawn import boxes_held, load_her, why_nineteen
+from retro.games.hexapawn_her import boxes_held, load_her, why_nineteen
 from retro.services.store import StoreError
 
 

@@ -795,3 +795,21 @@ def test_a_ctrl_c_noted_by_a_signal_handler_is_raised_at_the_next_wait():
     with pytest.raises(KeyboardInterrupt):
         ask(tty, "? ")
     assert ask(tty, "? ") == "t"  # raised once, and the line was not read
+
+
+def test_a_ctrl_c_while_the_pipe_is_read_ends_the_prompts_line():
+    import io
+
+    from retro.services.teletype import StreamTeletype
+
+    class Interrupted(io.StringIO):
+        def readline(self, *args):
+            raise KeyboardInterrupt
+
+    out = io.StringIO()
+    tty = StreamTeletype(Interrupted(), out)
+    with pytest.raises(KeyboardInterrupt):
+        ask(tty, "YOUR MOVE? ")
+    tty.say("HER BEADS ARE AS THEY WERE.")
+    printed(tty)
+    assert out.getvalue() == "YOUR MOVE? \nHER BEADS ARE AS THEY WERE.\n"

@@ -41,6 +41,9 @@ class StreamTeletype(Teletype):
         try:
             self._raise_if_interrupted()  # a Ctrl-C heard before the read
             line = self.instream.readline()
+        except KeyboardInterrupt:  # the prompt's line ends, as at the end
+            self._type(self._fold("\n") if self.carriage.column else "")
+            raise
         finally:
             self._reading = False
         if not line:

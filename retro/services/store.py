@@ -5,134 +5,33 @@ Tangled from literate/store.md, which explains it.
 """
 from __future__ import annotations
 
-
-import asyncio
 import copy
 import functools
-import json
-import math
-import os
-import getpass
-import re
 import sqlite3
-import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Executor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from retro.services.door import Door
+from retro.services.embedded import (SQLite, _Corrupt, _damage, _damaged,
+                                     _private, _set_aside, _unusable, _warn)
+from retro.services.stored import (BUSY_TIMEOUT, CONSOLE, FILENAME,
+                                   MIGRATIONS, NAME, SCHEMA_VERSION, Result,
+                                   Scoreboard, StoreError, Tally, _detail,
+                                   _judge, _portable, _seed, _text, _to_json,
+                                   console_player, data_dir, is_name, is_url,
+                                   saving)
 
-FILENAME = "retro.sqlite3"
-BUSY_TIMEOUT = 10.0  # seconds a writer waits for another before giving up
-
-
-def data_dir() -> Path:
-    """The directory for Retro's lasting files: RETRO_HOME, or
-    platformdirs'."""
-    home = os.environ.get("RETRO_HOME")
-    if home:
-        return Path(home).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("retro", appauthor=False))
-
-
-def is_url(where: object) -> bool:
-    """Whether `where` names a PostgreSQL database rather than a file."""
-    return isinstance(where, str) and where.startswith(("postgresql://",
-                                                        "postgres://"))
+__all__ = ["BUSY_TIMEOUT", "CONSOLE", "FILENAME", "MIGRATIONS", "NAME",
+           "SCHEMA_VERSION", "Result", "Scoreboard", "Store", "StoreError",
+           "Tally", "console_player", "data_dir", "is_name", "is_url",
+           "saving"]
 
 
-NAME = re.compile(r"[A-Za-z0-9_-]{1,16}")
-CONSOLE = "you"  # the console player's name when the login will not do
-
-
-def is_name(text: str) -> bool:
-    """Whether `text` is a player's name: letters, digits, - and _."""
-    return NAME.fullmatch(text) is not None
-
-
-def console_player() -> str:
-    """The name of the player at the console: the login name, if it will do."""
-    try:
-        login = getpass.getuser().lower()
-    except (OSError, KeyError, ImportError):  # no login name at all
-        return CONSOLE
-    return login if is_name(login) else CONSOLE
-
-
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    # 1: the record of finished games
-    ("""CREATE TABLE results (
-            id INTEGER PRIMARY KEY,
-            game TEXT NOT NULL,
-            played_at TEXT NOT NULL,
-            score TEXT NOT NULL,
-            outcome TEXT NOT NULL,
-            seed TEXT,
-            detail TEXT NOT NULL DEFAULT '{}')""",),
-    # 2: the games' lasting state, and results found quickly by game
-    ("""CREATE TABLE state (
-            key TEXT PRIMARY KEY,
-            value TEXT NOT NULL,
-            updated_at TEXT NOT NULL)""",
-     "CREATE INDEX results_by_game ON results (game, id)"),
-    # 3: whose game each was; the older ones were the console player's
-    ("ALTER TABLE results ADD COLUMN player TEXT NOT NULL DEFAULT ''",
-     "UPDATE results SET player = :owner"),
-    # 4: a player's results found quickly, for their own scoreboard
-    ("CREATE INDEX results_by_player ON results (player, id)",),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(Exception):
-    """The store cannot be used (its message is for the player)."""
-
-
-@dataclass(frozen=True)
-class Result:
-    """One finished game, as recorded."""
-
-    game: str
-    played_at: str
-    score: str
-    outcome: str
-    seed: int | None = None
-    detail: dict = field(default_factory=dict)
-    player: str = ""
-    number: int = 0  # its number in the store: the order it was recorded in
-
-    def __getitem__(self, key: str) -> Any:
-        return getattr(self, key)
-
-
-@dataclass(frozen=True)
-class Tally:
-    """One game's line of the scoreboard: counts, and the last score."""
-
-    game: str
-    played: int
-    won: int
-    lost: int
-    drawn: int
-    last: str
-
-
-@dataclass(frozen=True)
-class Scoreboard:
-    """What SCORES shows: a tally per game, the newest games in full."""
-
-    tallies: tuple[Tally, ...]
-    newest: tuple[Result, ...]  # newest first
-    players: int  # how many players' games are in it
-
-
-class Store:
+class Store(Door):
     """Scores and lasting game state in one database."""
 
     def __init__(self, connection: Any,
@@ -158,24 +57,6 @@ class Store:
         self._depth, self._serial = 0, False
         self._thread = threading.current_thread()
         self._migrate()
-
-    @property
-    def db(self) -> Any:
-        """The engine's connection (sqlite3's or psycopg's)."""
-        return self.engine.connection
-
-    def _sql(self, query: str, parameters: Any = ()) -> Any:
-        """Send one statement, from the store's own thread only."""
-        self._here()
-        return self.engine.execute(query, parameters)
-
-    def _here(self) -> None:
-        """Refuse to go on outside the store's own thread."""
-        here = threading.current_thread()
-        if here is not self._thread:
-            raise RuntimeError(f"the store belongs to the thread "
-                               f"{self._thread.name!r}, not {here.name!r}: "
-                               f"its work goes through store.run")
 
     @classmethod
     def memory(cls, **options) -> Store:
@@ -271,45 +152,6 @@ class Store:
         self._here()
         with self._guard("read"):
             return self.engine.version()
-
-    @contextmanager
-    def transaction(self, serial: bool = True) -> Iterator[Store]:
-        """Group changes: all of them are kept, or none. `serial`: no other
-        serial transaction on the database runs beside this one."""
-        self._here()
-        if self._depth:
-            if serial and not self._serial:
-                with self._guard("written"):
-                    self.engine.serialize()
-                self._serial = True
-            self._depth += 1
-            try:
-                yield self
-            finally:
-                self._depth -= 1
-            return
-        with self._guard("written"):
-            self.engine.begin(serial)
-        self._depth, self._serial = 1, serial
-        try:
-            yield self
-        except BaseException:
-            self._depth = 0
-            self._roll_back()
-            raise
-        self._depth = 0
-        try:
-            with self._guard("written"):
-                self.engine.commit()
-        except StoreError:
-            self._roll_back()
-            raise
-
-    def _roll_back(self) -> None:
-        try:
-            self.engine.rollback()
-        except self.engine.errors:
-            pass  # the database has rolled back already
 
     def record(self, game: str, *, score: str, outcome: str,
                seed: int | None, detail: dict | None = None) -> None:
@@ -471,16 +313,6 @@ class Store:
         view._depth, view._serial = 0, False
         return view
 
-    async def run(self, work: Callable[..., Any], *args: Any,
-                  **options: Any) -> Any:
-        """`work(self, *args, **options)`, in the worker's thread if the store
-        has one; here if not."""
-        if self.worker is None:
-            return work(self, *args, **options)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.worker, functools.partial(work, self, *args, **options))
-
     def adjust(self, key: str, path: tuple[str, ...], by: int) -> int | None:
         """Add `by` to the whole number at `path` in `key`'s value, atomically,
         unless it would fall below zero: the number after, or None."""
@@ -536,261 +368,3 @@ class Store:
         with self._guard("read"):
             return (self._sql("SELECT count(*) FROM results").fetchone()[0],
                     self._sql("SELECT count(*) FROM state").fetchone()[0])
-
-    @contextmanager
-    def _guard(self, doing: str) -> Iterator[None]:
-        """Turn the database's errors into a StoreError: the store cannot be
-        `doing`."""
-        try:
-            yield
-        except self.engine.errors as error:
-            raise StoreError(self.engine.trouble(error, doing)) from None
-
-    def close(self) -> None:
-        """Close the connection, in its own thread (or after that has ended)."""
-        if threading.current_thread() is self._thread \
-                or not self._thread.is_alive():
-            self.engine.close()
-        elif self.worker is not None:
-            self.worker.submit(self.engine.close).result()
-        else:
-            self._here()  # says whose it is
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-class SQLite:
-    """The embedded engine: a SQLite file, or memory."""
-
-    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
-    migrations = MIGRATIONS
-
-    def __init__(self, connection: sqlite3.Connection):
-        self.connection = connection
-
-    def execute(self, query: str, parameters: Any = ()) -> Any:
-        return self.connection.execute(query, parameters)
-
-    def execute_many(self, query: str, rows: list) -> None:
-        self.connection.executemany(query, rows)
-
-    def begin(self, serial: bool) -> None:
-        self.connection.execute("BEGIN IMMEDIATE")  # SQLite's are all serial
-
-    def serialize(self) -> None:
-        pass  # the transaction was serial from its beginning
-
-    def commit(self) -> None:
-        self.connection.execute("COMMIT")
-
-    def rollback(self) -> None:
-        self.connection.execute("ROLLBACK")
-
-    def version(self) -> int:
-        return self.connection.execute("PRAGMA user_version").fetchone()[0]
-
-    def set_version(self, number: int) -> None:
-        self.connection.execute(f"PRAGMA user_version = {int(number)}")
-
-    def trouble(self, error: BaseException, doing: str) -> str:
-        return _trouble(error, doing)
-
-    def count_on(self) -> None:
-        pass  # a new result is numbered one past the highest already
-
-    def close(self) -> None:
-        self.connection.close()
-
-    ADJUST = """
-        UPDATE state SET updated_at = :when,
-            value = json_set(value, :path, json_extract(value, :path) + :by)
-        WHERE key = :key AND json_type(value, :path) = 'integer'
-          AND json_extract(value, :path) + :by >= 0
-        RETURNING json_extract(value, :path)"""
-    APPEND = """
-        UPDATE state SET updated_at = :when,
-            value = json_set(value, :path, json_extract(value, :path) || :text)
-        WHERE key = :key AND json_type(value, :path) = 'text'
-        RETURNING length(json_extract(value, :path))"""
-
-    @staticmethod
-    def path(keys: tuple[str, ...]) -> str:
-        if any('"' in key for key in keys):
-            raise ValueError(f"a key in a path has a quote in it: {keys!r}")
-        return "$" + "".join(f'."{key}"' for key in keys)
-
-
-def _trouble(error: BaseException, doing: str = "written") -> str:
-    name = getattr(error, "sqlite_errorname", None) or ""
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return "the store is busy: another program is writing to it"
-    if name.startswith("SQLITE_READONLY"):
-        return "the store is read-only"
-    if name.startswith("SQLITE_FULL"):
-        return "the store cannot be written: the disk is full"
-    return f"the store cannot be {doing}: {_first_line(error)}"
-
-
-def _first_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return lines[0][:100] if lines else type(error).__name__
-
-
-def _unusable(path: Path, error: BaseException) -> str:
-    """Why the store at `path` cannot be opened, in one line."""
-    if isinstance(error, OSError):
-        blocker = _file_in_the_way(path.parent)
-        if blocker is None:
-            return (f"cannot use the store {path} "
-                    f"({error.strerror or _first_line(error)})")
-        home = os.environ.get("RETRO_HOME")
-        if home and Path(home).expanduser() == blocker:
-            return f"RETRO_HOME {blocker} is a file, not a directory"
-        return (f"cannot use the store {path} "
-                f"({blocker} is a file, not a directory)")
-    if isinstance(error, sqlite3.Error):
-        return f"cannot use the store {path} ({_trouble(error, 'opened')})"
-    return f"cannot use the store {path} ({_first_line(error)})"
-
-
-def _file_in_the_way(directory: Path) -> Path | None:
-    """The nearest existing path at or above `directory`, if it is not a
-    directory."""
-    for place in (directory, *directory.parents):
-        if place.exists():
-            return None if place.is_dir() else place
-    return None
-
-
-@contextmanager
-def saving(tty, what: str) -> Iterator[None]:
-    """Run a save; if the store fails, tell the player what was not saved."""
-    try:
-        yield
-    except StoreError as error:
-        tty.say(f"NOT SAVED: {what} ({error}).")
-
-
-def _portable(stored: Any) -> str | None:
-    """A stored field as either database can hold it: text, or nothing."""
-    return None if stored is None else _text(stored).replace("\x00",
-                                                             "\ufffd")
-
-
-def _to_json(value: Any) -> str:
-    """`value` as JSON text; TypeError if it is not a JSON value."""
-    try:
-        return json.dumps(value, sort_keys=True, allow_nan=False)
-    except ValueError as error:  # an infinity, or a value inside itself
-        raise TypeError(f"not a JSON value: {error}") from None
-
-
-def _finite(text: str) -> float:
-    number = float(text)
-    if not math.isfinite(number):
-        raise ValueError(f"not a finite number: {text}")
-    return number
-
-
-def _refuse(name: str) -> None:
-    raise ValueError(f"not JSON: {name}")
-
-
-def _from_json(text: Any) -> Any:
-    """The JSON value `text` holds; ValueError if it holds none."""
-    if not isinstance(text, (str, bytes)):
-        raise ValueError("not text")
-    try:
-        return json.loads(text, parse_float=_finite, parse_constant=_refuse)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-
-
-def _judge(text: Any,
-           valid: Callable[[Any], object] | None) -> tuple[bool, Any]:
-    """(True, value) if `text` is JSON that `valid` accepts, else
-    (False, None)."""
-    try:
-        value = _from_json(text)
-        if valid is None or valid(value):
-            return True, value
-    except (ValueError, TypeError, LookupError, AttributeError):
-        pass
-    return False, None
-
-
-def _detail(text: Any) -> dict | None:
-    try:
-        value = _from_json(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-_WHOLE = re.compile(r"-?[0-9]{1,4000}")
-
-
-def _seed(stored: Any) -> int | None:
-    if isinstance(stored, int) and not isinstance(stored, bool):
-        return stored
-    if isinstance(stored, str) and _WHOLE.fullmatch(stored):
-        return int(stored)
-    return None
-
-
-def _text(stored: Any) -> str:
-    if isinstance(stored, bytes):
-        return stored.decode("utf-8", errors="replace")
-    return "" if stored is None else str(stored)
-
-
-class _Corrupt(sqlite3.DatabaseError):
-    sqlite_errorname = "SQLITE_CORRUPT"
-
-
-def _damaged(error: sqlite3.DatabaseError) -> bool:
-    return getattr(error, "sqlite_errorname", "") in (
-        "SQLITE_NOTADB", "SQLITE_CORRUPT")
-
-
-def _damage(error: sqlite3.DatabaseError) -> str:
-    """How a damaged file is damaged, in words (not SQLite's page list)."""
-    if error.sqlite_errorname == "SQLITE_NOTADB":
-        return "not a database"
-    return "damaged inside"
-
-
-def _set_aside(path: Path) -> Path:
-    number = 1
-    while path.with_name(f"{path.name}.damaged-{number}").exists():
-        number += 1
-    aside = path.with_name(f"{path.name}.damaged-{number}")
-    path.rename(aside)
-    for suffix in ("-wal", "-shm"):
-        companion = path.with_name(path.name + suffix)
-        if companion.exists():
-            companion.rename(aside.with_name(aside.name + suffix))
-    return aside
-
-
-def _private(path: Path) -> None:
-    """Make `path` (and its log and index) its owner's alone."""
-    try:
-        os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o600))
-    except IsADirectoryError:
-        return  # SQLite says what is wrong
-    for each in (path, path.with_name(path.name + "-wal"),
-                 path.with_name(path.name + "-shm")):
-        try:
-            if each.stat().st_mode & 0o077:
-                each.chmod(0o600)
-        except OSError:  # not there, or not ours: SQLite will say
-            pass
-
-
-def _warn(message: str) -> None:
-    print(message, file=sys.stderr)

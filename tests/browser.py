@@ -26,7 +26,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu",
                  "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",
                  "--no-first-run", "--disable-quic"]
-SERVER_LIFETIME = 300  # seconds: the server stops itself after this at most
+# seconds: the server stops itself after this at most. Generous: the tests
+# run beside others, a process a core, and a walk through the book that the
+# server left half-way would wait for its pages for ever.
+SERVER_LIFETIME = 1800
 
 
 def missing_browser() -> str | None:

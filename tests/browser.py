@@ -122,6 +122,10 @@ class Reader:
             viewport={"width": width, "height": height},
             service_workers="block")
         self.context.set_default_timeout(5000)
+        # a page load, though, may wait longer: the tests run beside others,
+        # a process a core, and on a busy machine a load of the book's
+        # largest pages took more than five seconds (a fault, not a finding)
+        self.context.set_default_navigation_timeout(20000)
         self.context.route(self._elsewhere, self._refuse)
         if not search:
             address = f"{self.base}/search/search_index.json"

@@ -26,7 +26,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu",
                  "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",
                  "--no-first-run", "--disable-quic"]
-SERVER_LIFETIME = 300  # seconds: the server stops itself after this at most
+# seconds: the server stops itself after this at most. Generous: the tests
+# run beside others, a process a core, and a walk through the book that the
+# server left half-way would wait for its pages for ever.
+SERVER_LIFETIME = 1800
 
 
 def missing_browser() -> str | None:
@@ -119,6 +122,10 @@ class Reader:
             viewport={"width": width, "height": height},
             service_workers="block")
         self.context.set_default_timeout(5000)
+        # a page load, though, may wait longer: the tests run beside others,
+        # a process a core, and on a busy machine a load of the book's
+        # largest pages took more than five seconds (a fault, not a finding)
+        self.context.set_default_navigation_timeout(20000)
         self.context.route(self._elsewhere, self._refuse)
         if not search:
             address = f"{self.base}/search/search_index.json"

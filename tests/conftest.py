@@ -36,6 +36,15 @@ def pytest_sessionfinish(session, exitstatus):
                             "allows none (RETRO_NO_SKIPS=1)", red=True)
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (in addopts) runs a worker a core; but a command that names
+    single tests (`pytest tests/test_x.py::test_y`) runs them here, in one
+    process, as starting the workers would take longer than the tests."""
+    if config.args and all("::" in arg for arg in config.args):
+        return 0
+    return None  # pytest-xdist's own answer: the cores
+
+
 def pytest_collection_modifyitems(items):
     """Keep the tests that share a module's costly fixture on one worker.
 

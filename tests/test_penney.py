@@ -439,7 +439,7 @@ def test_ctrl_c_at_retro_play_penney_keeps_the_bankroll(tmp_path):
         if game.poll() is None:
             game.kill()
     assert game.returncode == 0  # left, as with q: nothing was abandoned
-    assert rest == b"You leave with 90 pennies.\n"
+    assert rest == b"\nYou leave with 90 pennies.\n"  # its own line, as at EOF
     again = subprocess.run(
         [sys.executable, "-m", "retro", "play", "penney"], input="q\n",
         capture_output=True, text=True, cwd=ROOT, timeout=60, env=env)

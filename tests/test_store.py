@@ -823,3 +823,24 @@ def test_a_number_and_a_string_change_in_place(opened):
     assert store.get("her") == {"beads": {"a.b/c": {"1-4": 2}}, "record": "WL"}
     assert store.adjust("nobody", path, 1) is None
     assert store.append("her", ("beads",), "x") is None  # not a string
+
+
+def test_two_programs_opening_a_new_store_at_once_both_open_it(tmp_path):
+    import threading
+
+    failed = []
+    for attempt in range(20):
+        path, start = tmp_path / f"new-{attempt}.sqlite3", threading.Barrier(2)
+
+        def open_it(number: int) -> None:
+            start.wait()
+            try:
+                Store.open(path, fallback=False, player=f"p{number}").close()
+            except StoreError as error:
+                failed.append(str(error))
+        threads = [threading.Thread(target=open_it, args=(n,)) for n in (1, 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failed == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,21 @@ class SQLite:
         if any('"' in key for key in keys):
             raise ValueError(f"a key in a path has a quote in it: {keys!r}")
         return "$" + "".join(f'."{key}"' for key in keys)
+
+
+def write_ahead(connection: sqlite3.Connection, timeout: float) -> None:
+    """PRAGMA journal_mode=WAL, waiting up to `timeout` for the file."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            busy = getattr(error, "sqlite_errorname", "").startswith(
+                ("SQLITE_BUSY", "SQLITE_LOCKED"))
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _trouble(error: BaseException, doing: str = "written") -> str:

@@ -17,7 +17,8 @@ from typing import Any
 
 from retro.services.door import Door
 from retro.services.embedded import (SQLite, _Corrupt, _damage, _damaged,
-                                     _private, _set_aside, _unusable, _warn)
+                                     _private, _set_aside, _unusable, _warn,
+                                     write_ahead)
 from retro.services.stored import (BUSY_TIMEOUT, CONSOLE, FILENAME,
                                    MIGRATIONS, NAME, SCHEMA_VERSION, Result,
                                    Scoreboard, StoreError, Tally, _detail,
@@ -120,7 +121,7 @@ class Store(Door):
         connection = sqlite3.connect(path, timeout=timeout, isolation_level=None,
                                      check_same_thread=False)  # the store checks
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
+            write_ahead(connection, timeout)
             fault = connection.execute("PRAGMA quick_check").fetchone()[0]
             if fault != "ok":
                 raise _Corrupt(fault)

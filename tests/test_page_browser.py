@@ -412,6 +412,39 @@ def test_at_400_px_the_paper_fits_and_the_game_is_in_view(base, chromium):
         reading.close()
 
 
+def test_two_tabs_play_on_one_store_and_a_third_sees_both(base, chromium):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.set_default_timeout(LOADING)
+    try:
+        first = reading.visit("/book/hexapawn/?seed=2")
+        first.evaluate("localStorage.clear()")
+        second = reading.context.new_page()
+        second.goto(f"{base}/book/hexapawn/?seed=3")
+        press_play(first)
+        first.wait_for_function(FIRST_QUESTION)
+        second.click("button.retro-play")
+        second.wait_for_function(
+            "document.querySelector('.retro-status').textContent"
+            ".startsWith('Waiting: a game of the book is being played in "
+            "another tab')")
+        type_lines(first, WHOLE_GAMES["hexapawn"])
+        second.wait_for_function(FIRST_QUESTION)
+        type_lines(second, WHOLE_GAMES["hexapawn"])
+        for tab in (first, second):
+            tab.wait_for_function(
+                "document.querySelector('.retro-play').disabled === false")
+            assert tab.text_content(".retro-status") == "The game is over."
+        assert "HER HAS PLAYED 1 GAME:" in paper(second)
+        second.close()
+        third = reading.visit("/book/hexapawn/")
+        press_play(third)
+        third.wait_for_function(FIRST_QUESTION)
+        assert "HER HAS PLAYED 2 GAMES:" in paper(third)
+        assert reading.errors == []
+    finally:
+        reading.close()
+
+
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
     assert reader.requests  # the games above were played in this reader
     assert reader.errors == []

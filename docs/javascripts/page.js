@@ -24,6 +24,7 @@ const SNAPSHOTS = "retro-python";  // the worker's Cache Storage of Pythons
 const FORGETTING = "Forget what this browser keeps for the book: the " +
   "scores, HER's matchboxes, Flip's notes and the Penney bankroll, and " +
   "the started Python (31 MB) kept to start the games quickly?";
+const LOCK = "retro.store";  // the Web Lock a game holds on the store
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 function setUp(panel) {
@@ -39,6 +40,7 @@ function setUp(panel) {
   let worker = null, busy = false, inGame = false, games = 0;
   let addressUsed = false;  // the address's seed is for the first game
   let watching = null, ended = [], counted = 0;
+  let waiting = null;  // the turn asked for while another tab plays
   const say = (text) => { status.textContent = text; };
   const show = (text) => {
     paper.append(text);
@@ -50,6 +52,10 @@ function setUp(panel) {
     if (busy) return;  // a second click while a game starts or is played
     busy = true;
     play.disabled = true;
+    withTheStore(begin);
+  });
+
+  function begin() {
     const asked = addressUsed ? null :
       new URLSearchParams(location.search).get("seed");
     addressUsed = true;
@@ -74,7 +80,28 @@ function setUp(panel) {
     watch(STALL);
     line.focus({ preventScroll: true });
     typing.scrollIntoView({ block: "nearest" });
-  });
+  }
+
+  function withTheStore(start) {
+    if (!navigator.locks) {
+      start();
+      return;
+    }
+    const holding = () => {
+      waiting = null;
+      start();
+      return new Promise((release) => ended.push(release));
+    };
+    navigator.locks.request(LOCK, { ifAvailable: true }, (free) => {
+      if (free !== null) return holding();
+      say("Waiting: a game of the book is being played in another tab; " +
+          "this one begins when that one ends.");
+      waiting = new AbortController();
+      watch(null);
+      return navigator.locks.request(LOCK, { signal: waiting.signal },
+                                     holding).catch(() => {});
+    });
+  }
 
   function heard(data) {
     if (data.received !== undefined) {
@@ -119,12 +146,15 @@ function setUp(panel) {
 
   function watch(limit) {
     clearTimeout(watching);
+    if (limit === null) return;  // no watch: waiting for another tab
     watching = setTimeout(() => fail(
       `nothing came for ${limit / 1000} s`), limit);
   }
 
   function finish() {
     clearTimeout(watching);
+    waiting?.abort();
+    waiting = null;
     busy = inGame = false;
     typing.hidden = true;
     play.textContent = "Play again";

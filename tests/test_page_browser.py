@@ -14,6 +14,7 @@ counts the skip as a failure).
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -106,9 +107,13 @@ def test_a_whole_game_in_its_page_is_the_terminals(path, reader, tmp_path):
     assert "ABANDONED" not in printed
     assert shown.splitlines() == printed.splitlines()
     assert page.text_content(".retro-status") == "The game is over."
+    command = f"retro play {game} --seed {seed}"
     assert page.text_content(".retro-seed") == (
-        f"Game 1, seed {seed}. The same game at a terminal: "
-        f"retro play {game} --seed {seed}")
+        f"Game 1, seed {seed}. The same game at a terminal: {command}"
+        if game != "hexapawn" else  # HER learns: her game has a number
+        f"Game 1, seed {seed}. The same game at a terminal, with this "
+        "browser's records (Export them into a folder, then "
+        f"RETRO_HOME=that folder): {command} --from 1")
     assert page.text_content("button.retro-play") == "Play again"
     fetched = [url for _, url in reader.requests[before:]]
     assert any("/pyodide/pyodide.asm.wasm" in url for url in fetched)
@@ -443,6 +448,70 @@ def test_two_tabs_play_on_one_store_and_a_third_sees_both(base, chromium):
         assert reading.errors == []
     finally:
         reading.close()
+
+
+def the_moves(paper_text: str) -> list[str]:
+    """A HER game's moves and boards: from its first board to its end."""
+    lines = paper_text.splitlines()
+    first = next(at for at, line in enumerate(lines)
+                 if line.startswith("    X  X  X"))
+    last = next(at for at, line in enumerate(lines)
+                if line.startswith("HER PUTS HER BEADS BACK")
+                or line.startswith("HER LOSES THE"))
+    return lines[first:last]
+
+
+def test_records_exported_play_on_at_a_terminal_and_come_back(reader,
+                                                              tmp_path):
+    page = reader.visit("/book/hexapawn/?seed=2")
+    page.evaluate("localStorage.clear()")
+    play_whole_game(page, WHOLE_GAMES["hexapawn"])
+    page.click("button.retro-play")  # game 2, from HER as game 1 left her
+    page.wait_for_function("document.querySelector('.retro-seed')"
+                           ".textContent.startsWith('Game 2')")
+    seed = page.text_content(".retro-seed").split("seed ")[1].split(".")[0]
+    type_lines(page, WHOLE_GAMES["hexapawn"])
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    second = paper(page).split("HEXAPAWN\n")[2]
+    replay = f"retro play hexapawn --seed {seed} --from 2"
+    assert page.text_content(".retro-seed").endswith(replay)
+    home = tmp_path / "home"
+    home.mkdir()
+    with page.expect_download() as exporting:
+        page.click("button.retro-export")
+    assert exporting.value.suggested_filename == "retro.sqlite3"
+    exporting.value.save_as(home / "retro.sqlite3")
+    assert "SCORES ALL" in page.text_content(".retro-status")
+    env = {**os.environ, "RETRO_HOME": str(home)}
+    scores = subprocess.run(
+        [sys.executable, "-m", "retro"], input="scores all\nquit\n", env=env,
+        capture_output=True, text=True, timeout=60).stdout
+    assert "Hexapawn                2 " in scores
+    assert f"       {replay}" in scores.splitlines()
+    again = subprocess.run(
+        [sys.executable, "-m", "retro", *replay.split()[1:]], env=env,
+        input="".join(f"{line}\n" for line in WHOLE_GAMES["hexapawn"]),
+        capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stderr == ""
+    assert the_moves(again.stdout) == the_moves(second)
+    terminal("hexapawn", 9, WHOLE_GAMES["hexapawn"], home)  # one more there
+    page.evaluate("localStorage.clear()")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.set_input_files(".retro-file", str(home / "retro.sqlite3"))
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent === 'Imported retro.sqlite3.'")
+    press_play(page)
+    page.wait_for_function(
+        "document.querySelector('.retro-paper').textContent"
+        ".includes('HER HAS PLAYED 3 GAMES')")
+    page.press(".retro-line", "Control+c")
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    (tmp_path / "not-a-store.sqlite3").write_text("hello")
+    page.set_input_files(".retro-file", str(tmp_path / "not-a-store.sqlite3"))
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent.startsWith('Not imported: ')")
 
 
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):

@@ -142,7 +142,11 @@ def panel(game: Game, root: str, files) -> str:
 <button type="button" class="md-button retro-stop"
  title="Abandon the game, as Ctrl-C does">Ctrl-C</button></form>
 <p class="retro-keeping"><button type="button" class="md-button
- retro-forget">Forget what this browser keeps</button></p>
+ retro-export">Export the records</button>
+<button type="button" class="md-button retro-import">Import records</button>
+<input class="retro-file" type="file" accept=".sqlite3,.db" hidden>
+<button type="button" class="md-button retro-forget">Forget what this
+ browser keeps</button></p>
 </div>
 <link rel="stylesheet" href="{root}stylesheets/page.css">
 <script src="{root}javascripts/page.js" defer></script>

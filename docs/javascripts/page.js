@@ -33,6 +33,8 @@ function setUp(panel) {
   const status = find(".retro-status"), seedLine = find(".retro-seed");
   const paper = find(".retro-paper"), typing = find(".retro-typing");
   const line = find(".retro-line"), stopButton = find(".retro-stop");
+  const exportButton = find(".retro-export");
+  const importButton = find(".retro-import"), file = find(".retro-file");
   const root = new URL(panel.dataset.root, location.href);
   const total = Number(panel.dataset.bytes);
   const typed = [];  // the lines typed, for the arrow keys
@@ -125,6 +127,7 @@ function setUp(panel) {
       if (!shelf.keep(data.keep)) worker.postMessage({ notKept: true });
     } else if (data.ended !== undefined) {
       say(data.ended === "over" ? "The game is over." : "The game was left.");
+      if (data.replay?.includes(" --from ")) replayed(data.replay);
       finish();
     } else if (data.refused !== undefined) {
       say(data.refused);
@@ -172,6 +175,15 @@ function setUp(panel) {
     seedLine.hidden = false;
     say("Playing: type a line and press Enter.");
     typing.scrollIntoView({ block: "nearest" });
+  }
+
+  function replayed(replay) {
+    const command = document.createElement("code");
+    command.textContent = replay;
+    const seed = seedLine.textContent.split(". ")[0];
+    seedLine.replaceChildren(
+      `${seed}. The same game at a terminal, with this browser's records ` +
+      "(Export them into a folder, then RETRO_HOME=that folder): ", command);
   }
 
   function columns() {
@@ -238,6 +250,54 @@ function setUp(panel) {
     await caches?.delete(SNAPSHOTS).catch(() => false);
     say("Forgotten: the scores, HER's matchboxes, Flip's notes, the " +
         "bankroll, and the started Python (31 MB) this browser kept.");
+  });
+
+  const FILENAME = "retro.sqlite3";  // the name of the store at a terminal
+  const HEADER = "SQLite format 3\0";
+  const LARGEST = 3_500_000;  // bytes: 4/3 of it in base64 fits 5 MB
+
+  exportButton.addEventListener("click", () => {
+    const kept = shelf.load();
+    if (kept === null) {
+      say("Nothing to export: this browser keeps no records yet.");
+      return;
+    }
+    const bytes = Uint8Array.from(atob(kept), (char) => char.charCodeAt(0));
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([bytes],
+      { type: "application/vnd.sqlite3" }));
+    link.download = FILENAME;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    say(`Exported as ${FILENAME}: in a folder of its own, that folder is ` +
+        "a terminal's data directory (RETRO_HOME); SCORES ALL lists the " +
+        "page's games there.");
+  });
+
+  importButton.addEventListener("click", () => {
+    if (busy) say("Import waits for the game to end.");
+    else file.click();
+  });
+
+  file.addEventListener("change", async () => {
+    const chosen = file.files[0];
+    file.value = "";
+    if (chosen === undefined || busy) return;
+    const bytes = new Uint8Array(await chosen.arrayBuffer());
+    const head = String.fromCharCode(...bytes.subarray(0, HEADER.length));
+    if (head !== HEADER) {
+      say(`Not imported: ${chosen.name} is not a store (an SQLite file).`);
+    } else if (bytes.length > LARGEST) {
+      say(`Not imported: ${chosen.name} is larger than this browser keeps.`);
+    } else if (confirm(`Replace the records this browser keeps with ` +
+                       `those of ${chosen.name}?`)) {
+      let text = "";
+      for (let at = 0; at < bytes.length; at += 8192) {
+        text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+      }
+      say(shelf.keep(btoa(text)) ? `Imported ${chosen.name}.` :
+        "Not imported: this browser would not keep it.");
+    }
   });
 }
 

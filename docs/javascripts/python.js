@@ -108,7 +108,8 @@ async function play(asked) {
   early.forEach(hand);
   early = [];
   try {
-    tell({ ended: await playing });
+    const ending = await playing;
+    tell({ ended: ending, replay: here.replay ?? null });
   } finally {
     game = null;
   }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from retro.common import new_seed, whole_number
 from retro.games.registry import game_called
-from retro.rooms.room import install, play_game
+from retro.rooms.room import install, play_game, replay_command
 from retro.services.store import Store
 from retro.services.teletype import NARROWEST, WIDTH, LineTeletype, Signal
 
@@ -87,7 +87,8 @@ class Shelf:
         kept = self.load()
         if kept:
             try:
-                connection.deserialize(base64.b64decode(kept, validate=True))
+                connection.deserialize(as_in_memory(
+                base64.b64decode(kept, validate=True)))
                 if connection.execute("PRAGMA quick_check").fetchone()[0] \
                         != "ok":
                     raise sqlite3.DatabaseError("damaged inside")
@@ -108,6 +109,17 @@ def fresh_database() -> sqlite3.Connection:
     return sqlite3.connect(":memory:", isolation_level=None)
 
 
+WAL = b"\x02\x02"  # bytes 18 and 19 of a database kept with a write-ahead log
+
+
+def as_in_memory(data: bytes) -> bytes:
+    """A database file's bytes as a database in memory can read them: a
+    terminal's store is kept with a write-ahead log, which memory has not."""
+    if data[:16] == b"SQLite format 3\0" and data[18:20] == WAL:
+        return data[:18] + b"\x01\x01" + data[20:]
+    return data
+
+
 NOT_SAVED = ("NOT SAVED: this browser would not keep the store (its storage "
              "is full or switched off).")
 
@@ -122,6 +134,7 @@ class PageGame:
         self.width = paper_width(columns)
         self.tty: PaperTeletype | None = None
         self.refused = False  # the browser would not keep this game's store
+        self.replay: str | None = None  # the last game's, as SCORES has it
 
     def hear(self, line: str) -> None:
         """A line the reader typed (dropped if no game is being played)."""
@@ -145,7 +158,7 @@ class PageGame:
         and says how it ended. The teletype is in place when this returns,
         so a line typed at once is heard."""
         tty = self.tty = PaperTeletype(self.show, width=self.width)
-        self.refused = False
+        self.refused, self.replay = False, None
         return asyncio.ensure_future(self._play(tty, int(seed)))
 
     async def _play(self, tty: PaperTeletype, seed: int) -> str:
@@ -162,16 +175,27 @@ class PageGame:
                 self.not_kept()
 
         tty.waiting = keep
+        before = last_number(store)
         try:
             return await play_game(self.game, front_end.play, tty, store,
                                    seed=seed,
                                    options=default_options(front_end))
         finally:
+            recorded = [result for result in store.results(self.game.name)
+                        if result.number > before]
+            if recorded:
+                self.replay = replay_command(recorded[-1])
             keep()
             store.close()
             tty.sent()
             if self.tty is tty:
                 self.tty = None
+
+
+def last_number(store: Store) -> int:
+    """The number of the last game the store recorded; 0 for none."""
+    return max((result.number for result in store.results()), default=0)
+
 
 
 def visible(line: str) -> str:

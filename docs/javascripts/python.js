@@ -14,17 +14,19 @@ self.fetch = async (address, ...options) => {
     tell({ failed: `${name}: the site answered ${answer.status}` });
     throw new Error(`${name}: ${answer.status}`);
   }
-  const counting = new TransformStream({
-    transform(chunk, onward) {
-      received += chunk.byteLength;
-      tell({ received });
-      onward.enqueue(chunk);
-    },
-  });
-  return new Response(answer.body.pipeThrough(counting), {
-    status: answer.status, statusText: answer.statusText,
-    headers: answer.headers });
+  count(answer.clone().body);
+  return answer;  // itself: a compiled WebAssembly is cached by its address
 };
+
+async function count(body) {
+  const reading = body.getReader();
+  for (;;) {
+    const { done, value } = await reading.read();
+    if (done) return;
+    received += value.byteLength;
+    tell({ received });
+  }
+}
 
 const failing = (trouble) => tell({
   failed: String(trouble?.message ?? trouble).trim().split("\n").pop() });

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hooks import load_hook as load_hooks_file  # tests/hooks.py
-from retro.rooms.page import PageGame, Shelf, seed_from
+from retro.rooms.page import PageGame, Shelf, seed_asked, visible
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,32 +136,65 @@ def test_a_browser_that_will_not_keep_is_told_once(tmp_path):
     assert "store" not in drawer.kept
 
 
-def terminal_takes(seed: str) -> bool:
-    """Whether `retro play mindreader --seed SEED` takes the seed."""
-    from retro.cli import build_parser
-
-    argv = ["play", "mindreader", "--seed", seed]
-    try:
-        return build_parser(argv).parse_args(argv).seed is not None
-    except SystemExit:
-        return False
+def terminal_says(seed: str) -> tuple[int | None, str]:
+    """What `retro play mindreader --seed SEED` makes of the seed: the
+    seed taken (or None), and its one line of refusal (or "")."""
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "play", "mindreader", "--seed", seed],
+        cwd=ROOT, timeout=60, input="", capture_output=True, text=True,
+        env={**os.environ, "RETRO_HOME": "/nonexistent/retro-seed-test"})
+    if done.returncode == 0:
+        return int(seed), ""
+    return None, done.stderr.strip()
 
 
 @pytest.mark.parametrize("asked", [
-    "12", " 7 ", "0", str(10 ** 18 - 1), str(10 ** 18), str(2 ** 63),
-    "", "x", "-3", "1e9", "\u0663", "12 13"])
-def test_the_address_takes_the_seed_the_terminal_takes(asked, capsys):
-    seed = seed_from(asked)
-    if terminal_takes(asked):
-        assert seed == asked.strip()
+    "12", " 7 ", "0", str(10 ** 18 - 1), str(2 ** 63 - 1), str(2 ** 63),
+    "1" * 20, "", "x", "abc", "-3", "-5", "1e9", "1e3", "3.5", "\u0663",
+    "12 13"])
+def test_the_address_takes_the_seed_the_terminal_takes(asked):
+    seed, refusal = seed_asked("mindreader", asked)
+    taken, said = terminal_says(asked)
+    if taken is not None:
+        assert (seed, refusal) == (str(taken), None)
     else:
-        assert seed.isdigit() and int(seed) < 2 ** 32, seed
-    capsys.readouterr()  # argparse's complaint about a seed it refused
+        assert seed is None
+        assert said.startswith(refusal + "; try "), (said, refusal)
 
 
 def test_no_seed_asked_gives_a_fresh_one_each_time():
-    seeds = {seed_from(None) for _ in range(20)}
+    seeds = {seed_asked("flip", None)[0] for _ in range(20)}
     assert len(seeds) > 1 and all(seed.isdigit() for seed in seeds)
+
+
+def test_invisible_and_direction_marks_are_dropped_from_a_line():
+    typed = "\u200bh\u202e\u2066t\u2069\ufeff\u200f"
+    assert visible(typed) == "ht"
+    assert visible("caf\u00e9 \u4e00") == "caf\u00e9 \u4e00"
+    paper, _ = in_the_page("mindreader", 7, [typed[:2]] + ["h"] * 99,
+                           Drawer())
+    assert "\u200b" not in paper
+    assert paper.splitlines() == in_the_page(
+        "mindreader", 7, ["h"] * 100, Drawer())[0].splitlines()
+
+
+@pytest.mark.parametrize("columns", [44, 56])
+def test_the_paper_folds_at_the_panels_width(columns):
+    paper: list[str] = []
+
+    async def sit() -> str:
+        page = PageGame("hexapawn", paper.append, Drawer().shelf(),
+                        columns=columns)
+        playing = page.play("3")
+        for line in WHOLE_GAMES["hexapawn"]:
+            page.hear(line)
+        return await playing
+
+    assert asyncio.run(sit()) == "over"
+    lines = "".join(paper).splitlines()
+    assert max(len(line) for line in lines) <= columns
+    wide, _ = in_the_page("hexapawn", 3, WHOLE_GAMES["hexapawn"], Drawer())
+    assert max(len(line) for line in wide.splitlines()) > columns
 
 
 def load_hook():

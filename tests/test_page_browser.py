@@ -14,6 +14,10 @@ counts the skip as a failure).
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 import browser as b  # tests/browser.py, beside this file
@@ -88,7 +92,7 @@ def play_whole_game(page, lines: list[str]) -> str:
         "document.querySelector('.retro-paper').textContent.includes('?')")
     type_lines(page, lines)
     page.wait_for_function(
-        "document.querySelector('.retro-play').hidden === false")
+        "document.querySelector('.retro-play').disabled === false")
     return paper(page)
 
 
@@ -103,9 +107,13 @@ def test_a_whole_game_in_its_page_is_the_terminals(path, reader, tmp_path):
     assert "ABANDONED" not in printed
     assert shown.splitlines() == printed.splitlines()
     assert page.text_content(".retro-status") == "The game is over."
+    command = f"retro play {game} --seed {seed}"
     assert page.text_content(".retro-seed") == (
-        f"Game 1, seed {seed}. The same game at a terminal: "
-        f"retro play {game} --seed {seed}")
+        f"Game 1, seed {seed}. The same game at a terminal: {command}"
+        if game != "hexapawn" else  # HER learns: her game has a number
+        f"Game 1, seed {seed}. The same game at a terminal, with this "
+        "browser's records (Export them into a folder, then "
+        f"RETRO_HOME=that folder): {command} --from 1")
     assert page.text_content("button.retro-play") == "Play again"
     fetched = [url for _, url in reader.requests[before:]]
     assert any("/pyodide/pyodide.asm.wasm" in url for url in fetched)
@@ -123,8 +131,10 @@ def test_her_remembers_across_a_reload_until_forgotten(reader, tmp_path):
     taught = play_whole_game(page, lines)
     assert taught.splitlines() == terminal("hexapawn", 3, lines,
                                            tmp_path).splitlines()
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("button.retro-forget")
-    assert page.text_content(".retro-status").startswith("Forgotten:")
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent.startsWith('Forgotten:')")
     page = reader.visit(f"{her}?seed=3")
     untaught = play_whole_game(page, lines)
     assert untaught.splitlines() == terminal(
@@ -150,7 +160,7 @@ def test_ctrl_c_abandons_the_game_and_the_arrows_bring_lines_back(reader):
     page.fill(".retro-line", "")
     page.press(".retro-line", "Control+c")
     page.wait_for_function(
-        "document.querySelector('.retro-play').hidden === false")
+        "document.querySelector('.retro-play').disabled === false")
     assert paper(page).rstrip().endswith("*** GAME ABANDONED ***")
     assert page.text_content(".retro-status") == "The game was left."
     press_play(page)  # the next game starts clean: no Ctrl-C left over
@@ -174,7 +184,7 @@ def test_a_runtime_that_will_not_load_is_said_and_play_offered_again(
         page = reading.visit("/book/flip/")
         page.click("button.retro-play")
         page.wait_for_function(
-            "document.querySelector('.retro-play').hidden === false")
+            "document.querySelector('.retro-play').disabled === false")
         assert page.text_content(".retro-status").startswith(
             "Python could not be started: ")
         assert page.text_content("button.retro-play") == "Play again"
@@ -208,6 +218,300 @@ def test_a_snapshot_that_will_not_load_is_replaced(base, chromium):
         assert size > 1_000_000  # a whole interpreter's memory, kept anew
     finally:
         reading.close()
+
+
+FIRST_QUESTION = ("document.querySelector('.retro-paper').textContent"
+                  ".includes('?')")
+WATCH_LONG_TASKS = """() => {
+    window.longTasks = [];
+    new PerformanceObserver((found) => {
+        for (const task of found.getEntries()) {
+            window.longTasks.push(Math.round(task.duration));
+        }
+    }).observe({ type: 'longtask' });
+}"""
+
+
+def start_and_type_at_once(page) -> list[int]:
+    """Play pressed and two lines typed at once, before Python has
+    started; the long tasks on the page's thread until the first question
+    (in ms)."""
+    page.evaluate(WATCH_LONG_TASKS)
+    page.click("button.retro-play")
+    for typed in ("7-4", "8-5"):
+        page.fill(".retro-line", typed)
+        page.press(".retro-line", "Enter")
+    page.wait_for_function(FIRST_QUESTION)
+    return page.evaluate("window.longTasks")
+
+
+def test_python_starts_beside_the_page_and_lines_typed_at_once_are_kept(
+        base, chromium, tmp_path):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.set_default_timeout(LOADING)
+    try:
+        for start in ("cold", "warm"):
+            page = reading.visit("/book/hexapawn/?seed=3")
+            page.evaluate("localStorage.clear()")
+            page.wait_for_load_state("networkidle")
+            long_tasks = start_and_type_at_once(page)
+            assert [task for task in long_tasks if task > 200] == [], start
+            page.wait_for_function(
+                "document.querySelector('.retro-paper').textContent"
+                ".split('YOUR MOVE?').length === 4")  # two answered
+            printed = terminal("hexapawn", 3, ["7-4", "8-5"], tmp_path / start)
+            assert paper(page).splitlines() == \
+                printed.splitlines()[:len(paper(page).splitlines())]
+            assert "YOUR MOVE? 7-4" in paper(page) and "8-5" in paper(page)
+        assert reading.errors == []
+    finally:
+        reading.close()
+
+
+STALLED_FOR = 20_000  # ms: the page's own limit, page.js's STALL
+
+
+def refused_start(base, chromium, answer) -> tuple[str, bool]:
+    """Play pressed in a browser whose requests for the runtime's
+    WebAssembly get `answer`; the status line once Play is offered again,
+    and whether the line to type in is hidden."""
+    reading = b.Reader(chromium, base, 1280, search=False)
+    asked = []
+
+    def wasm(route):
+        asked.append(route)
+        answer(route)
+
+    reading.context.route("**/pyodide/pyodide.asm.wasm", wasm)
+    try:
+        page = reading.visit("/book/flip/")
+        page.clock.install()
+        page.click("button.retro-play")
+        page.wait_for_function("document.querySelector('.retro-status')"
+                               ".textContent.startsWith('Loading Python:')",
+                               timeout=LOADING)
+        page.wait_for_timeout(200)  # the refusal, if any, on its way
+        for _ in range(5):
+            if not page.is_disabled("button.retro-play"):
+                break
+            page.clock.run_for(STALLED_FOR // 4)
+        assert asked, "the runtime's WebAssembly was never asked for"
+        page.wait_for_function(
+            "document.querySelector('.retro-play').disabled === false")
+        status = page.text_content(".retro-status")
+        assert page.text_content("button.retro-play") == "Play again"
+        return status, page.is_hidden(".retro-typing")
+    finally:
+        reading.close()
+
+
+def test_a_webassembly_refused_is_said_in_one_line_and_play_offered(
+        base, chromium):
+    status, hidden = refused_start(base, chromium,
+                                   lambda route: route.fulfill(status=404))
+    assert status == ("Python could not be started: pyodide.asm.wasm: "
+                      "the site answered 404")
+    assert hidden
+
+
+def test_a_webassembly_that_never_comes_is_said_within_25_seconds(
+        base, chromium):
+    status, hidden = refused_start(base, chromium, lambda route: None)
+    assert status == "Python could not be started: nothing came for 20 s"
+    assert STALLED_FOR <= 25_000 and hidden
+
+
+def test_a_double_click_on_play_forgets_nothing_and_forget_asks(reader):
+    page = reader.visit("/book/hexapawn/?seed=2")
+    page.evaluate("localStorage.clear()")
+    play_whole_game(page, WHOLE_GAMES["hexapawn"])
+    kept = page.evaluate("localStorage.getItem('retro.store')")
+    assert kept
+    asked, agree = [], [False]  # what Forget asked; whether to agree
+
+    def answer(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if agree[0] else dialog.dismiss()
+
+    page.on("dialog", answer)
+    for _ in range(2):  # on Play, then on Play again
+        page = reader.visit("/book/hexapawn/")
+        page.dblclick("button.retro-play")
+        page.wait_for_function(FIRST_QUESTION)
+        page.fill(".retro-line", "quit")
+        page.press(".retro-line", "Enter")
+        page.wait_for_function(
+            "document.querySelector('.retro-play').disabled === false")
+        page.dblclick("button.retro-play")  # Play again
+        page.wait_for_function(
+            "document.querySelector('.retro-paper').textContent"
+            ".split('HER HAS PLAYED 1 GAME').length === 3")
+        assert page.text_content(".retro-seed").startswith("Game 2")
+        assert asked == []
+        page.press(".retro-line", "Control+c")
+        page.wait_for_function(
+            "document.querySelector('.retro-play').disabled === false")
+        assert page.evaluate("localStorage.getItem('retro.store')") == kept
+    page.click("button.retro-forget")
+    assert "HER's matchboxes" in asked[0] and "31 MB" in asked[0]
+    assert page.evaluate("localStorage.getItem('retro.store')") == kept
+    agree[0] = True
+    page.click("button.retro-forget")
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent.startsWith('Forgotten:')")
+    page.remove_listener("dialog", answer)
+    assert page.evaluate("localStorage.getItem('retro.store')") is None
+    assert page.evaluate("caches.has('retro-python')") is False
+
+
+@pytest.mark.parametrize("asked", ["abc", "-5", "1e3", "3.5", "1" * 20])
+def test_a_bad_seed_is_refused_in_the_terminals_words(asked, reader):
+    page = reader.visit(f"/book/mindreader/?seed={asked}")
+    page.click("button.retro-play")
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    said = page.text_content(".retro-status")
+    done = subprocess.run(
+        [sys.executable, "-m", "retro", "play", "mindreader", "--seed",
+         asked], capture_output=True, text=True, timeout=60, input="")
+    assert done.returncode != 0
+    assert done.stderr.strip().startswith(said + "; try "), said
+    assert said.startswith("retro play mindreader: error: argument --seed:")
+    assert paper(page).strip() == ""
+    press_play(page)  # Play again: a fresh seed
+    page.wait_for_function(FIRST_QUESTION)
+    assert "Game 1, seed" in page.text_content(".retro-seed")
+    page.press(".retro-line", "Control+c")
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+
+
+def test_at_400_px_the_paper_fits_and_the_game_is_in_view(base, chromium):
+    reading = b.Reader(chromium, base, 400, height=740, search=False)
+    reading.context.set_default_timeout(LOADING)
+    try:
+        for path in ("/", "/book/mindreader/", "/book/hexapawn/"):
+            page = reading.visit(path + "?seed=5")
+            page.click("button.retro-play")
+            page.wait_for_function(FIRST_QUESTION)
+            page.fill(".retro-line", "h" if "hexa" not in path else "7-4")
+            page.press(".retro-line", "Enter")
+            page.wait_for_timeout(300)
+            box = page.locator(".retro-line").bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= 740, path
+            wide = page.evaluate("""() => {
+                const paper = document.querySelector('.retro-paper');
+                return [paper.scrollWidth, paper.clientWidth,
+                        document.documentElement.scrollWidth];
+            }""")
+            assert wide[0] <= wide[1] and wide[2] <= 400, (path, wide)
+            longest = max(len(line) for line in paper(page).splitlines())
+            assert 30 <= longest <= 56, (path, longest)
+            page.press(".retro-line", "Control+c")
+            page.wait_for_function(
+                "document.querySelector('.retro-play').disabled === false")
+            assert page.evaluate(
+                "document.activeElement.classList.contains('retro-play')")
+        assert reading.errors == []
+    finally:
+        reading.close()
+
+
+def test_two_tabs_play_on_one_store_and_a_third_sees_both(base, chromium):
+    reading = b.Reader(chromium, base, 1280, search=False)
+    reading.context.set_default_timeout(LOADING)
+    try:
+        first = reading.visit("/book/hexapawn/?seed=2")
+        first.evaluate("localStorage.clear()")
+        second = reading.context.new_page()
+        second.goto(f"{base}/book/hexapawn/?seed=3")
+        press_play(first)
+        first.wait_for_function(FIRST_QUESTION)
+        second.click("button.retro-play")
+        second.wait_for_function(
+            "document.querySelector('.retro-status').textContent"
+            ".startsWith('Waiting: a game of the book is being played in "
+            "another tab')")
+        type_lines(first, WHOLE_GAMES["hexapawn"])
+        second.wait_for_function(FIRST_QUESTION)
+        type_lines(second, WHOLE_GAMES["hexapawn"])
+        for tab in (first, second):
+            tab.wait_for_function(
+                "document.querySelector('.retro-play').disabled === false")
+            assert tab.text_content(".retro-status") == "The game is over."
+        assert "HER HAS PLAYED 1 GAME:" in paper(second)
+        second.close()
+        third = reading.visit("/book/hexapawn/")
+        press_play(third)
+        third.wait_for_function(FIRST_QUESTION)
+        assert "HER HAS PLAYED 2 GAMES:" in paper(third)
+        assert reading.errors == []
+    finally:
+        reading.close()
+
+
+def the_moves(paper_text: str) -> list[str]:
+    """A HER game's moves and boards: from its first board to its end."""
+    lines = paper_text.splitlines()
+    first = next(at for at, line in enumerate(lines)
+                 if line.startswith("    X  X  X"))
+    last = next(at for at, line in enumerate(lines)
+                if line.startswith("HER PUTS HER BEADS BACK")
+                or line.startswith("HER LOSES THE"))
+    return lines[first:last]
+
+
+def test_records_exported_play_on_at_a_terminal_and_come_back(reader,
+                                                              tmp_path):
+    page = reader.visit("/book/hexapawn/?seed=2")
+    page.evaluate("localStorage.clear()")
+    play_whole_game(page, WHOLE_GAMES["hexapawn"])
+    page.click("button.retro-play")  # game 2, from HER as game 1 left her
+    page.wait_for_function("document.querySelector('.retro-seed')"
+                           ".textContent.startsWith('Game 2')")
+    seed = page.text_content(".retro-seed").split("seed ")[1].split(".")[0]
+    type_lines(page, WHOLE_GAMES["hexapawn"])
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    second = paper(page).split("HEXAPAWN\n")[2]
+    replay = f"retro play hexapawn --seed {seed} --from 2"
+    assert page.text_content(".retro-seed").endswith(replay)
+    home = tmp_path / "home"
+    home.mkdir()
+    with page.expect_download() as exporting:
+        page.click("button.retro-export")
+    assert exporting.value.suggested_filename == "retro.sqlite3"
+    exporting.value.save_as(home / "retro.sqlite3")
+    assert "SCORES ALL" in page.text_content(".retro-status")
+    env = {**os.environ, "RETRO_HOME": str(home)}
+    scores = subprocess.run(
+        [sys.executable, "-m", "retro"], input="scores all\nquit\n", env=env,
+        capture_output=True, text=True, timeout=60).stdout
+    assert "Hexapawn                2 " in scores
+    assert f"       {replay}" in scores.splitlines()
+    again = subprocess.run(
+        [sys.executable, "-m", "retro", *replay.split()[1:]], env=env,
+        input="".join(f"{line}\n" for line in WHOLE_GAMES["hexapawn"]),
+        capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stderr == ""
+    assert the_moves(again.stdout) == the_moves(second)
+    terminal("hexapawn", 9, WHOLE_GAMES["hexapawn"], home)  # one more there
+    page.evaluate("localStorage.clear()")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.set_input_files(".retro-file", str(home / "retro.sqlite3"))
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent === 'Imported retro.sqlite3.'")
+    press_play(page)
+    page.wait_for_function(
+        "document.querySelector('.retro-paper').textContent"
+        ".includes('HER HAS PLAYED 3 GAMES')")
+    page.press(".retro-line", "Control+c")
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    (tmp_path / "not-a-store.sqlite3").write_text("hello")
+    page.set_input_files(".retro-file", str(tmp_path / "not-a-store.sqlite3"))
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent.startsWith('Not imported: ')")
 
 
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from html import escape as html_escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -435,7 +437,7 @@ def test_the_weave_leaves_placeholder_shaped_prose_alone(site):
     assert "<code>xqxrefbcx</code>" in html
 
 
-def test_the_home_page_opens_with_a_real_transcript(site):
+def test_the_home_page_opens_with_a_real_transcript(site, tmp_path):
     html = content(site / "index.html")
     block = re.search(r'<div class="language-text highlight"><pre>.*?<code>(.*?)</code>',
                       html, re.S)
@@ -446,6 +448,16 @@ def test_the_home_page_opens_with_a_real_transcript(site):
     # a run of lines the game printed, as its replayed transcript holds them
     assert any(lines in transcript.read_text()
                for transcript in (ROOT / "tests" / "transcripts").glob("*.out")), lines
+    # and the page says how to type it again: the command and its lines
+    home = " ".join((ROOT / "docs" / "index.md").read_text().split())
+    command, typed = re.search(
+        r"`(retro play mindreader --seed \d+) < (tests/transcripts/\S+\.in)`",
+        home).groups()
+    played = subprocess.run(
+        [sys.executable, "-m", "retro", *command.split()[1:]], cwd=ROOT,
+        input=(ROOT / typed).read_text(), capture_output=True, text=True,
+        timeout=60, env={**os.environ, "RETRO_HOME": str(tmp_path)})
+    assert played.returncode == 0 and lines in played.stdout
 
 
 def test_the_home_page_agrees_with_the_chapters(site):

@@ -26,6 +26,8 @@ log = logging.getLogger("mkdocs.hooks.page")
 RUNTIME, WHEELS = "pyodide", "wheels"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
+FETCHED = tuple(f"{RUNTIME}/{name}" for name in RUNTIME_FILES
+                if not name.endswith(".mjs"))  # the bytes a start counts
 NEEDED = ("wcwidth",)  # the pure-Python packages the games import in a page
 MAP_LINE = re.compile(r"^//# sourceMappingURL=.*$\n?", re.M)
 
@@ -119,16 +121,17 @@ def panel(game: Game, root: str, files) -> str:
     wheels = " ".join(f"{file.dest_uri}?v={digest(file.content_bytes)}"
                       for file in files
                       if file.dest_uri.startswith(f"{WHEELS}/"))
-    size = sum(bytes_in(file) for file in runtime)
+    fetched = sum(bytes_in(file) for file in files
+                  if file.dest_uri.startswith(f"{WHEELS}/")
+                  or file.dest_uri in FETCHED)
     present = "" if len(runtime) == len(RUNTIME_FILES) else " data-absent"
     title = game.title if game.name != "mindreader" else "the mind reader"
     return f"""
 <div class="retro-page" data-game="{game.name}" data-root="{root}"
- data-wheels="{wheels}" data-size="{size / 1e6:.0f} MB"{present}>
+ data-wheels="{wheels}" data-bytes="{fetched}"{present}>
 <p class="retro-controls"><button type="button" class="md-button
  md-button--primary retro-play">Play {html.escape(title)} in this page</button>
-<button type="button" class="md-button retro-forget">Forget what this
- browser keeps</button></p>
+</p>
 <p class="retro-status" role="status"></p>
 <p class="retro-seed" hidden></p>
 <pre class="retro-paper" role="log" aria-live="polite"
@@ -138,6 +141,12 @@ def panel(game: Game, root: str, files) -> str:
  spellcheck="false" enterkeyhint="send"></label>
 <button type="button" class="md-button retro-stop"
  title="Abandon the game, as Ctrl-C does">Ctrl-C</button></form>
+<p class="retro-keeping"><button type="button" class="md-button
+ retro-export">Export the records</button>
+<button type="button" class="md-button retro-import">Import records</button>
+<input class="retro-file" type="file" accept=".sqlite3,.db" hidden>
+<button type="button" class="md-button retro-forget">Forget what this
+ browser keeps</button></p>
 </div>
 <link rel="stylesheet" href="{root}stylesheets/page.css">
 <script src="{root}javascripts/page.js" defer></script>

@@ -8,48 +8,61 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import sqlite3
+import unicodedata
 from collections.abc import Callable
 
 from retro.common import new_seed, whole_number
 from retro.games.contract import defaults
 from retro.games.registry import game_called
-from retro.rooms.room import install, play_game
+from retro.rooms.room import install, play_game, replay_command
 from retro.services.store import Store
-from retro.services.teletype import LineTeletype, Signal
+from retro.services.teletype import NARROWEST, WIDTH, LineTeletype, Signal
 
 
 class PaperTeletype(LineTeletype):
     """A line teletype whose paper is the page: whatever goes on the roll,
-    the lines typed among it, is shown as it goes on."""
+    the lines typed among it, is shown, each time the teletype sends."""
 
     def __init__(self, show: Callable[[str], object],
                  waiting: Callable[[], object] = lambda: None, **options):
-        super().__init__(send=show, **options)
-        self.waiting = waiting
+        super().__init__(send=self.sent, **options)
+        self.show, self.waiting = show, waiting
+        self.shown = 0  # pieces of the roll already shown
 
     async def ask(self, prompt: str, choices=(), history: str = "game") -> str:
         self.waiting()
         return await super().ask(prompt, choices, history)
 
-    def _keep(self, text: str) -> None:
-        super()._keep(text)
-        self.send(text)
+    def sent(self, _printed: str = "") -> None:
+        """Show what went on the roll since the last time: the lines
+        printed and, among them, the lines typed."""
+        new = list(itertools.islice(self.roll, self.shown, None))
+        self.shown = len(self.roll)
+        if new:
+            self.show("".join(new))
 
-    def _print(self, text: str) -> None:
-        pass  # shown already, as it went on the roll
+
+def paper_width(columns: int) -> int:
+    """The width the page's paper folds at: what the panel holds, at most
+    a terminal's page and at least the narrowest a teletype folds at."""
+    return max(NARROWEST, min(WIDTH, columns))
 
 
 SEED = whole_number(0, 2 ** 63 - 1)  # what `retro play --seed` takes
 
 
-def seed_from(text: str | None) -> str:
-    """The seed a page's address asks for (?seed=N), or a fresh one; as
-    text, which JavaScript cannot round."""
+def seed_asked(game: str, text: str | None) -> list:
+    """The seed a page's address asks for (?seed=N), or a fresh one when
+    it asks for none, as text, which JavaScript cannot round: [seed, None];
+    or [None, the terminal's refusal] for a seed the terminal refuses."""
+    if text is None:
+        return [str(new_seed()), None]
     try:
-        return str(SEED(text or ""))
-    except argparse.ArgumentTypeError:
-        return str(new_seed())
+        return [str(SEED(text)), None]
+    except argparse.ArgumentTypeError as refused:
+        return [None, f"retro play {game}: error: argument --seed: {refused}"]
 
 
 class Shelf:
@@ -66,7 +79,8 @@ class Shelf:
         kept = self.load()
         if kept:
             try:
-                connection.deserialize(base64.b64decode(kept, validate=True))
+                connection.deserialize(as_in_memory(
+                base64.b64decode(kept, validate=True)))
                 if connection.execute("PRAGMA quick_check").fetchone()[0] \
                         != "ok":
                     raise sqlite3.DatabaseError("damaged inside")
@@ -87,54 +101,96 @@ def fresh_database() -> sqlite3.Connection:
     return sqlite3.connect(":memory:", isolation_level=None)
 
 
+WAL = b"\x02\x02"  # bytes 18 and 19 of a database kept with a write-ahead log
+
+
+def as_in_memory(data: bytes) -> bytes:
+    """A database file's bytes as a database in memory can read them: a
+    terminal's store is kept with a write-ahead log, which memory has not."""
+    if data[:16] == b"SQLite format 3\0" and data[18:20] == WAL:
+        return data[:18] + b"\x01\x01" + data[20:]
+    return data
+
+
+NOT_SAVED = ("NOT SAVED: this browser would not keep the store (its storage "
+             "is full or switched off).")
+
+
 class PageGame:
     """One game of a chapter, played in its page."""
 
     def __init__(self, name: str, show: Callable[[str], object],
-                 shelf: Shelf):
+                 shelf: Shelf, columns: int = WIDTH):
         self.game = game_called(name)
         self.show, self.shelf = show, shelf
+        self.width = paper_width(columns)
         self.tty: PaperTeletype | None = None
+        self.refused = False  # the browser would not keep this game's store
+        self.replay: str | None = None  # the last game's, as SCORES has it
 
     def hear(self, line: str) -> None:
         """A line the reader typed (dropped if no game is being played)."""
         if self.tty is not None:
-            self.tty.hear(line)
+            self.tty.hear(visible(line))
 
     def interrupt(self) -> None:
         """Ctrl-C: the game in progress is abandoned."""
         if self.tty is not None:
             self.tty.hear(Signal.INTERRUPT)
 
+    def not_kept(self) -> None:
+        """The browser refused to keep the store: said once a game."""
+        if self.tty is not None and not self.refused:
+            self.refused = True
+            self.tty.say(NOT_SAVED)
+            self.tty.sent()
+
     def play(self, seed: str) -> asyncio.Task:
         """Begin one game with `seed`: the task that plays it to its end
         and says how it ended. The teletype is in place when this returns,
         so a line typed at once is heard."""
-        tty = self.tty = PaperTeletype(self.show)
+        tty = self.tty = PaperTeletype(self.show, width=self.width)
+        self.refused, self.replay = False, None
         return asyncio.ensure_future(self._play(tty, int(seed)))
 
     async def _play(self, tty: PaperTeletype, seed: int) -> str:
         front_end = install(self.game).front_end
         store = self.shelf.open(tty.say)
-        kept, refused = store.db.total_changes, False
+        kept = store.db.total_changes
 
         def keep() -> None:
-            nonlocal kept, refused
+            nonlocal kept
             if store.db.total_changes == kept:
                 return
             kept = store.db.total_changes
-            if not self.shelf.save(store) and not refused:
-                refused = True
-                tty.say("NOT SAVED: this browser would not keep the store "
-                        "(its storage is full or switched off).")
+            if not self.shelf.save(store):
+                self.not_kept()
 
         tty.waiting = keep
+        before = last_number(store)
         try:
             return await play_game(self.game, front_end.play, tty, store,
                                    seed=seed,
                                    options=defaults(front_end))
         finally:
+            recorded = [result for result in store.results(self.game.name)
+                        if result.number > before]
+            if recorded:
+                self.replay = replay_command(recorded[-1])
             keep()
             store.close()
+            tty.sent()
             if self.tty is tty:
                 self.tty = None
+
+
+def last_number(store: Store) -> int:
+    """The number of the last game the store recorded; 0 for none."""
+    return max((result.number for result in store.results()), default=0)
+
+
+def visible(line: str) -> str:
+    """`line` without the invisible and direction-turning characters
+    (Unicode's formats, category Cf)."""
+    return "".join(char for char in line
+                   if unicodedata.category(char) != "Cf")

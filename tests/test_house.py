@@ -108,16 +108,10 @@ def test_no_module_imports_itself_round_a_circle():
 INSIDES = re.compile(r"\btty\.(?:_\w+|lines|pace|reading|interrupted|roll|"
                      r"carriage|printing|pausing|listening|typed|ended)\b"
                      r"|\b_(?:keep|print|strike|type|fold)\b")
-# Hosts being rewritten to the teletype's public methods; when one is, its
-# mark goes (strict: the test says so).
-BEING_REWRITTEN = {"page.py"}
 
 
 @pytest.mark.parametrize("path", [
-    pytest.param(path, marks=pytest.mark.xfail(
-        strict=True, reason="overrides or reads a teletype's insides"))
-    if path.name in BEING_REWRITTEN else path
-    for path in MODULES if "services" not in path.parts],
+    path for path in MODULES if "services" not in path.parts],
     ids=lambda p: module_name(p))
 def test_no_host_reaches_into_a_teletype(path):
     reaching = [f"{path.name}:{number}: {line.strip()}" for number, line

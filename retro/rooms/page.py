@@ -16,8 +16,9 @@ from collections.abc import Callable
 from retro.common import new_seed, whole_number
 from retro.games.contract import defaults
 from retro.games.registry import game_called
-from retro.rooms.room import install, play_game, replay_command
-from retro.services.store import Store
+from retro.rooms.reports import replay_command
+from retro.rooms.room import install, play_game
+from retro.services.store import CONSOLE, Store
 from retro.services.teletype import NARROWEST, WIDTH, LineTeletype, Signal
 
 
@@ -89,7 +90,8 @@ class Shelf:
                 connection = fresh_database()
                 notice("The store kept in this browser was damaged; a fresh "
                        "one is started.")
-        return Store(connection, notice=notice)
+        # the reader is the one player at this store, its console
+        return Store(connection, notice=notice, console=CONSOLE)
 
     def save(self, store: Store) -> bool:
         """Keep the store's bytes; whether the browser took them."""

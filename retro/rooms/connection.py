@@ -186,27 +186,27 @@ class Connection:
 
     async def log_in(self) -> None:
         """The login, then the session; a line that ends before is closed."""
+        why, said = "", ""
         try:
             admitted = await log_in(self.tty, AtWork(self), self.caller)
             await self.server.admit(self, admitted)
             return
         except (EOFError, KeyboardInterrupt):
-            why = ""
+            pass
         except Goodbye as goodbye:
-            why = goodbye.why
-            if goodbye.said:
-                self.tty.say(goodbye.said)
+            why, said = goodbye.why, goodbye.said
         except Refused as refused:
-            why, _ = "", self.tty.say(str(refused))
+            said = str(refused)
         except StoreError as error:  # the accounts cannot be read or written
             self.server.log(f"{self.peer} could not log in: {error}")
-            why, _ = "", self.tty.say(f"The machine room's store cannot be "
-                                      f"used ({error}). Try again later.")
+            said = (f"The machine room's store cannot be used ({error}). Try "
+                    f"again later.")
         except Exception:  # a bug: this line's login ends, the server goes on
             self.server.log(f"{self.peer}'s login broke:\n"
                             f"{traceback.format_exc()}")
-            why, _ = "", self.tty.say("*** THE MACHINE HAS JAMMED. TRY AGAIN "
-                                      "LATER. ***")
+            said = "*** THE MACHINE HAS JAMMED. TRY AGAIN LATER. ***"
+        if said:
+            self.tty.say(said)
         self.tty.flush()
         self.close(why)
 

@@ -30,7 +30,7 @@ class Server:
     """The players on line, the doors, the limits, and going down."""
 
     def __init__(self, where: Path | str, limits: Limits = Limits(),
-                 log: Callable[[str], object] | None = None,
+                 log: Callable[[str], None] | None = None,
                  operator: str | None = None, name: str | None = None):
         self.where, self.limits, self.operator = where, limits, operator
         self.log = log or (lambda message: print(

@@ -54,8 +54,10 @@ class Session:
             return Store.memory(player=self.name)
         store = self.server.store.as_player(self.name)
         loop = asyncio.get_running_loop()
-        store.notice = lambda text: loop.call_soon_threadsafe(self.tty.say,
-                                                              text)
+
+        def notice(text: str) -> None:
+            loop.call_soon_threadsafe(self.tty.say, text)
+        store.notice = notice
         return store
 
     async def run(self) -> None:
@@ -90,6 +92,7 @@ class Line(Protocol):
     """A connection, as its session sees it."""
 
     tty: LineTeletype
+    host: str
     peer: str
     offered: str
 

@@ -232,6 +232,9 @@ WATCH_LONG_TASKS = """() => {
 }"""
 
 
+FROZEN = 1000  # ms: a task the reader would take for a page that froze
+
+
 def start_and_type_at_once(page) -> list[int]:
     """Play pressed and two lines typed at once, before Python has
     started; the long tasks on the page's thread until the first question
@@ -255,7 +258,11 @@ def test_python_starts_beside_the_page_and_lines_typed_at_once_are_kept(
             page.evaluate("localStorage.clear()")
             page.wait_for_load_state("networkidle")
             long_tasks = start_and_type_at_once(page)
-            assert [task for task in long_tasks if task > 200] == [], start
+            # Python is the worker's: the page never loads it, and never
+            # freezes as it did (6 to 15 s) when it ran Python itself. The
+            # 200 ms figure is a quiet machine's: benchmarks/page.py.
+            assert page.evaluate("typeof loadPyodide") == "undefined", start
+            assert [task for task in long_tasks if task > FROZEN] == [], start
             page.wait_for_function(
                 "document.querySelector('.retro-paper').textContent"
                 ".split('YOUR MOVE?').length === 4")  # two answered

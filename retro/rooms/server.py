@@ -248,7 +248,8 @@ class Server:
     def refusal(self, host: str) -> str | None:
         return self.guard.refusal(host)
 
-    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None:
+    def arrive(self, host: str,
+               drop: Callable[[], object]) -> Ticket | None:
         if self.stopping:
             return None
         return self.waiting.arrive(host, lambda: self.pushed(drop, host))

@@ -26,7 +26,8 @@ class Waiting:
         self.limits = limits
         self.tickets: dict[Ticket, None] = {}  # oldest first
 
-    def arrive(self, host: str, drop: Callable[[], object]) -> Ticket | None:
+    def arrive(self, host: str,
+               drop: Callable[[], object]) -> Ticket | None:
         """A place for a new connection from `host`, made if need be by
         dropping the oldest of the most crowded address; None if every
         place is one the server is working for."""

@@ -37,8 +37,8 @@ class StreamTeletype(Teletype):
         self._raise_if_interrupted()
         self._type(self._fold(str(prompt)) + self.carriage.flush())
         await self.drain()
-        self._reading = True
         try:
+            self._reading = True
             self._raise_if_interrupted()  # a Ctrl-C heard before the read
             line = self.instream.readline()
         except KeyboardInterrupt:  # the prompt's line ends, as at the end

@@ -223,23 +223,18 @@ def test_a_browser_plays_in_the_room_beside_a_telnet_player(tmp_path):
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{room.ports[1]}/")
             line = page.locator("#line")
-            page.wait_for_function(
-                "document.getElementById('paper').textContent"
-                ".includes('NAME')")
+            page.wait_for_selector("#paper:has-text('NAME')")
             line.fill("bea")
             line.press("Enter")
-            page.wait_for_function("document.getElementById('line').type"
-                                   " === 'password'")
+            page.wait_for_selector("#line[type=password]")
             line.press("Enter")  # a guest
+            page.wait_for_selector("#line[type=text]")
             line.fill("who")
             line.press("Enter")
-            page.wait_for_function(
-                "document.getElementById('paper').textContent"
-                ".includes('2 players on line')")
+            page.wait_for_selector("#paper:has-text('2 players on line')")
             assert "bea" in ada.ask("who")
             line.press("Control+d")
-            page.wait_for_function(
-                "document.getElementById('paper').textContent"
-                ".includes('The line is closed')")
+            page.wait_for_selector("#paper:has-text('The line is closed')")
+            assert "dreams" in page.inner_text("#paper")
     finally:
         room.close()

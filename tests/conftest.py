@@ -45,26 +45,6 @@ def pytest_xdist_auto_num_workers(config):
     return None  # pytest-xdist's own answer: the cores
 
 
-def pytest_collection_modifyitems(items):
-    """Keep the tests that share a module's costly fixture on one worker.
-
-    Under pytest-xdist each worker sets up a module-scoped fixture for
-    itself: the browser's walk through the book, read twice, would cost
-    its minute twice. The tests of a module that use the same such
-    fixtures form one xdist group (`--dist loadgroup`), run by one worker;
-    the walk and the doctored copy of the book are two groups, side by side.
-    """
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        shared = sorted(
-            name for name, defs in (info.name2fixturedefs.items()
-                                    if info else ())
-            if defs and defs[-1].scope in ("module", "class", "package"))
-        if shared:
-            group = f"{item.module.__name__}:{'+'.join(shared)}"
-            item.add_marker(pytest.mark.xdist_group(group))
-
-
 class Book:
     """The book of this run, built once with `mkdocs build --strict`.
 

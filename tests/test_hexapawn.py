@@ -835,8 +835,8 @@ def chapters_table_of_winners() -> dict[tuple[int, int], str]:
     return cells
 
 
-# the two smallest of the limits, each a test of its own so that the two
-# solves run side by side; the others are timed by the benchmark
+# the two smallest of the limits, each a test of its own; the others are
+# timed by the benchmark
 @pytest.mark.parametrize("rows", (4, 5))
 def test_the_widest_boards_accepted_are_solved_as_the_chapter_says(rows):
     table = chapters_table_of_winners()

@@ -406,7 +406,7 @@ AUGURS_RIVALS = {"SEER": "seer", "MRM": "mrm", "SCP": "scp", "AWK": "awk",
                  "Flip": "flip"}
 
 
-# a row a test, so that the five tournaments are played side by side
+# a row a test: a row that no longer holds fails alone, and says which
 @pytest.mark.parametrize("name", AUGURS_RIVALS)
 def test_the_reader_chapters_table_of_augur_is_what_the_umpire_measures(name):
     # Augur's chapter, its own command and seed: the margin (wins less

@@ -285,12 +285,13 @@ def figures(latencies: list[float]) -> str:
 async def players(port: int, count: int, prefix: str, rng: random.Random,
                   think: tuple[float, float], matches: int = 1,
                   until: float | None = None, plays: str = "ht",
-                  kind: type[Client] = Client) -> list:
+                  kind: type[Client] = Client,
+                  rate: float = ARRIVALS) -> list:
     """`count` clients, each playing `matches` (or until the clock)."""
     async def one(number: int) -> Client:
         client = kind(f"{prefix}{number}")
         own = random.Random(rng.random())
-        await asyncio.sleep(number / ARRIVALS)
+        await asyncio.sleep(number / rate)
         await client.connect(port, f"127.0.{2 + number // 250}."
                                    f"{2 + number % 250}")
         await client.log_in()  # at once, as a client that logs itself in
@@ -546,7 +547,6 @@ async def left_who(port: int, prefix: str) -> float:
     started = time.monotonic()
     watcher = Client("watcher")
     await watcher.connect(port, "127.0.9.9")
-    await watcher.until(b"? ")
     watcher.writer.write(b"watcher\r\n")
     await watcher.until(b"PASSWORD? ")
     watcher.writer.write(b"\r\n")  # a guest
@@ -584,7 +584,7 @@ async def shared(count: int, fault: str) -> None:
             gone_in: list[float] = []
 
             async def strike() -> None:
-                await asyncio.sleep(count / 2 / ARRIVALS + 45)
+                await asyncio.sleep(60 + 45)
                 if fault == "kill":
                     servers[0].kill()
                     gone_in.append(await left_who(servers[1].port, "a-"))
@@ -594,7 +594,8 @@ async def shared(count: int, fault: str) -> None:
             striking = asyncio.ensure_future(strike())
             halves = await asyncio.wait_for(asyncio.gather(*(
                 players(server.port, count // 2, f"{name}-",
-                        random.Random(count + n), (0.3, 0.9))
+                        random.Random(count + n), (0.3, 0.9),
+                        rate=count / 2 / 60)  # all of them over a minute
                 for n, (name, server) in enumerate(zip("ab", servers)))),
                 LIMIT)
             took = time.monotonic() - started
@@ -690,8 +691,8 @@ async def main(args) -> None:
     if "web" in parts:
         await web(args.web)
     if "shared" in parts:
-        for fault in ("", "kill", "restart"):
-            await shared(args.shared, fault)
+        for fault in args.faults.split(","):
+            await shared(args.shared, "" if fault == "none" else fault)
 
 
 if __name__ == "__main__":
@@ -713,6 +714,9 @@ if __name__ == "__main__":
     parser.add_argument("--web", type=int, default=1000, metavar="N",
                         help="players in the web part, at the web door "
                              "(default: 1000)")
+    parser.add_argument("--faults", default="none,kill,restart",
+                        help="the shared part's runs: none, kill (SIGKILL "
+                             "one server), restart (PostgreSQL)")
     parser.add_argument("--shared", type=int, default=1000, metavar="N",
                         help="players in the shared part, split between two "
                              "servers on one PostgreSQL (default: 1000)")

@@ -129,6 +129,9 @@ class Carriage:
 
     def cut(self, word: str, out: list[str]) -> None:
         """Strike `word`, folding wherever the margin falls inside it."""
+        if word.isascii():
+            self.cut_ascii(word, out)
+            return
         line: list[str] = []
         before = ""   # the grapheme struck last on this line
         for grapheme in graphemes(word):
@@ -142,6 +145,17 @@ class Carriage:
             self.column += width
             before = grapheme
         out.append("".join(line))
+
+    def cut_ascii(self, word: str, out: list[str]) -> None:
+        """`cut`, for a word whose every character takes one column."""
+        while True:
+            piece = word[:max(self.width - self.column, 1)]
+            out.append(piece)
+            self.column += len(piece)
+            word = word[len(piece):]
+            if not word:
+                return
+            self.new_line(out)
 
 
 def characters_per_second(baud: int) -> float:

@@ -36,8 +36,8 @@ class StreamTeletype(Teletype):
             raise EOFError
         self._raise_if_interrupted()
         self._type(self._fold(str(prompt)) + self.carriage.flush())
-        await self.drain()
         try:
+            await self.drain()  # (it raises a Ctrl-C heard while it printed)
             self._reading = True
             self._raise_if_interrupted()  # a Ctrl-C heard before the read
             line = self.instream.readline()

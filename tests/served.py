@@ -207,3 +207,17 @@ def ask_are_you_there(socks: list[socket.socket], seconds: float,
         each()
         time.sleep(0.01)
     return open_ones
+
+
+def operator_resets_her(store, op: Player, other: Player) -> str:
+    """HER as if she had played 240 games (put in `store`), then `op`
+    resets her: what `other` is told."""
+    from retro.engines.matchbox import fresh, robot_json
+    from retro.games.hexapawn_her import HER_KEY
+
+    with store:
+        store.put(HER_KEY, {"robot": robot_json(fresh("HER")),
+                            "record": "WL" * 120})
+    op.ask("reset her", "(Y OR N)? ")
+    op.ask("y")
+    return other.expect("***\r\n")

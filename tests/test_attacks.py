@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.games.hexapawn_her import HER_KEY, Lesson, keep, load_her
-from retro.engines.matchbox import Change, fresh, matchboxes, robot_json
+from retro.games.hexapawn_her import Lesson, keep, load_her
+from retro.engines.matchbox import Change, fresh, matchboxes
 from retro.engines.hexapawn_rules import SECOND
 from retro.rooms.serve import SERVED
 from retro.rooms.limits import Limits
@@ -32,7 +32,7 @@ from retro.services.accounts import account, hashed, matches
 from retro.services.store import FILENAME, Store, console_player
 from retro.wires.telnet import DO, IAC, TIMING_MARK, WILL
 from served import (WAIT, Player, Running,  # tests/served.py, beside this
-                    ask_are_you_there, bet)
+                    ask_are_you_there, bet, operator_resets_her)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,12 +163,7 @@ def test_only_the_operator_resets_her_and_the_room_is_told(tmp_path):
         assert "Only the operator may RESET HER" in bob.ask("reset her")
         op = Player(running.port, "op")
         assert "HER HAS NOT PLAYED" in op.ask("reset her")
-        with running.store() as store:  # HER as if she had played 240 games
-            store.put(HER_KEY, {"robot": robot_json(fresh("HER")),
-                                "record": "WL" * 120})
-        op.ask("reset her", "(Y OR N)? ")
-        op.ask("y")
-        told = bob.expect("***\r\n")
+        told = operator_resets_her(running.store(), op, bob)
         assert "op RESET HER: SHE FORGOT WHAT SHE LEARNED IN 240 GAMES" in told
         assert "OP LAST RESET HER" in bob.ask("look at her")
         assert "OP LAST RESET HER" in bob.ask("hexapawn", "MOVE? ")

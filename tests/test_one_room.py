@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import time
 
-from retro.games.hexapawn_her import HER_KEY
-from retro.engines.matchbox import fresh, robot_json
-from served import WAIT, Player, Running, limits_of  # tests/served.py
+from served import (WAIT, Player, Running, limits_of,  # tests/served.py
+                    operator_resets_her)
 
 
 def two_servers(tmp_path, postgres, **options):
@@ -64,12 +63,7 @@ def test_the_operators_reset_is_announced_on_every_server(tmp_path,
     try:
         op = Player(one.port, "op", "the operator's secret")
         bob = Player(two.port, "bob")
-        with one.store() as store:  # HER as if she had played 240 games
-            store.put(HER_KEY, {"robot": robot_json(fresh("HER")),
-                                "record": "WL" * 120})
-        op.ask("reset her", "(Y OR N)? ")
-        op.ask("y")
-        told = bob.expect("***\r\n")
+        told = operator_resets_her(one.store(), op, bob)
         assert "op RESET HER: SHE FORGOT WHAT SHE LEARNED IN 240 GAMES" in told
         assert "OP LAST RESET HER" in bob.ask("look at her")
     finally:

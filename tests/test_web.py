@@ -26,7 +26,7 @@ class Web(Running):
         from retro.wires.web import open_web
 
         return [await open_web(self.server.connect, "127.0.0.1", 0,
-                               grace=limits.name_wait,
+                               doors=self.server, grace=limits.name_wait,
                                closing=limits.closing,
                                holding=limits.output // 4,
                                origins=("https://friends.example",))]
@@ -161,6 +161,20 @@ def test_half_open_handshakes_keep_no_web_player_out(tmp_path):
                 await Page(socket).log_in("gus")
             return time.monotonic() - started
         assert asyncio.run(asyncio.wait_for(honest(), 30)) < 2.0
+        # each held a place from its accept: the oldest made room, closed
+        from retro.rooms.limits import Limits
+        room.until(lambda: len(room.server.waiting)
+                   <= Limits().waiting_per_address)
+        cut = 0
+        for sock in held:
+            sock.settimeout(0.01)
+            try:
+                cut += sock.recv(1) == b""
+            except ConnectionResetError:
+                cut += 1
+            except socket.timeout:
+                pass  # still open
+        assert cut >= len(held) - Limits().waiting_per_address
     finally:
         for sock in held:
             sock.close()

@@ -48,7 +48,8 @@ async def serve(where: Path | str, limits: Limits, host: str, telnet: int,
                 closing=limits.closing)))
         if web is not None:
             listeners.append(("web", await open_web(
-                server.connect, host, web.port, grace=limits.name_wait,
+                server.connect, host, web.port, doors=server,
+                grace=limits.name_wait,
                 closing=limits.closing, holding=limits.output // 4,
                 origins=web.origins, ssl=web.tls())))
     except (OSError, KeyTrouble, StoreError, WebTrouble) as error:

@@ -10,7 +10,7 @@ import json
 from collections import deque
 from collections.abc import Sequence
 
-from retro.wires.lines import Connect, keep_alive
+from retro.wires.lines import Connect, Doors, keep_alive
 
 
 LONGEST = 8 * 1024  # bytes of one message: a line is a line
@@ -51,7 +51,9 @@ class WebLine:
         host, port, *_ = self.socket.remote_address or ("?", 0)
         self.line = self.connect(write=self.write, close=self.close,
                                  waiting=self.waiting, echo=self.echo,
-                                 host=str(host), peer=f"web {host}:{port}")
+                                 host=str(host), peer=f"web {host}:{port}",
+                                 ticket=self.socket.ticket)
+        self.socket.ticket = None  # the line's now
         self.line.opened()
         writer = asyncio.create_task(self.writing())
         try:
@@ -157,11 +159,27 @@ def answer_request(connection, request, others: Sequence[str]):
         ("Cache-Control", "no-store")]), body)
 
 
-async def open_web(connect: Connect, host: str, port: int, *, grace: float,
-                   closing: float = 5.0, holding: int = 64 * 1024,
-                   origins: Sequence[str] = (), ssl=None):
+async def open_web(connect: Connect, host: str, port: int, *, doors: Doors,
+                   grace: float, closing: float = 5.0,
+                   holding: int = 64 * 1024, origins: Sequence[str] = (),
+                   ssl=None):
     """Listen for the web door; the listener."""
-    from websockets.asyncio.server import serve
+    from websockets.asyncio.server import ServerConnection, serve
+
+    class Placed(ServerConnection):
+        """A WebSocket with a place in the waiting room from its accept."""
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            where = transport.get_extra_info("peername") or ("?",)
+            self.ticket = doors.arrive(str(where[0]), transport.abort)
+            if self.ticket is None:
+                transport.abort()
+
+        def connection_lost(self, error: Exception | None) -> None:
+            doors.leave(self.ticket)
+            self.ticket = None
+            super().connection_lost(error)
 
     async def handler(socket) -> None:
         await WebLine(socket, connect, closing=closing,
@@ -170,6 +188,7 @@ async def open_web(connect: Connect, host: str, port: int, *, grace: float,
         handler, host, port, ssl=ssl, max_size=LONGEST, max_queue=16,
         open_timeout=grace, ping_interval=30, ping_timeout=30,
         close_timeout=closing, compression=None, server_header=None,
+        create_connection=Placed,
         process_request=lambda connection, request: answer_request(
             connection, request, tuple(origins)))
 

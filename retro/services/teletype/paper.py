@@ -6,6 +6,7 @@ Tangled from literate/teletype.md, which explains it.
 """
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -43,12 +44,20 @@ def cells(text: str) -> int:
     """How many columns of a terminal `text` takes (一 takes two)."""
     if text.isascii():
         return len(text)
-    from wcwidth import wcswidth, wcwidth
-
+    wcswidth, wcwidth = widths()
     width = wcswidth(text)
     if width >= 0:
         return width
     return sum(max(wcwidth(char), 0) for char in text)
+
+
+@functools.cache
+def widths() -> tuple[Callable[[str], int], Callable[[str], int]]:
+    """wcwidth's two measures, imported the first time text is not ASCII
+    (the library takes longer to import than the room takes to start)."""
+    from wcwidth import wcswidth, wcwidth
+
+    return wcswidth, wcwidth
 
 
 def graphemes(word: str) -> Iterator[str]:
@@ -133,9 +142,9 @@ class Carriage:
             self.cut_ascii(word, out)
             return
         line: list[str] = []
-        before = ""   # the grapheme struck last on this line
+        before, wide = "", 0   # the grapheme struck last on this line, its cells
         for grapheme in graphemes(word):
-            width = max(cells(before + grapheme) - cells(before), 0)
+            width = max(cells(before + grapheme) - wide, 0)
             if line and self.column + width > self.width:
                 out.append("".join(line))
                 line, before = [], ""
@@ -143,7 +152,7 @@ class Carriage:
                 width = cells(grapheme)
             line.append(grapheme)
             self.column += width
-            before = grapheme
+            before, wide = grapheme, cells(grapheme)
         out.append("".join(line))
 
     def cut_ascii(self, word: str, out: list[str]) -> None:

@@ -18,7 +18,7 @@ from retro.games import penney
 from retro.engines.penney_odds import odds, patterns, spell
 from retro.common import next_seed
 from retro.services.store import Store
-from retro.services.teletype import StreamTeletype
+from retro.services.teletype import StreamTeletype, cells
 
 from recording import front_end, play, sitting
 
@@ -883,7 +883,7 @@ def test_anything_typed_at_any_question_gets_a_line_and_another_chance(
     assert tty.paper() == printed  # the roll holds what was printed
     assert re.search(r"\nYou leave with \d+ penn(y|ies)\.\n\Z", printed)
     assert "Traceback" not in printed
-    assert all(len(line) <= 72 for line in printed.splitlines()
+    assert all(cells(line) <= 72 for line in printed.splitlines()  # columns
                if not line.startswith("Tossing:"))
     # every penny is accounted for by a recorded bet or a fresh stake
     moved = sum(int(r.score.split()[0]) for r in store.results("penney"))

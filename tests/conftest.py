@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -43,6 +44,52 @@ def pytest_xdist_auto_num_workers(config):
     if config.args and all("::" in arg for arg in config.args):
         return 0
     return None  # pytest-xdist's own answer: the cores
+
+
+# a fixture made once for a whole module (the browser's walk through the
+# book, Python loaded in a page, a tournament replayed), in its source
+SHARED_BY_A_MODULE = re.compile(r"""scope=["']module["']""")
+
+
+def shared_by_a_module(module: str) -> bool:
+    """Whether a test module's tests share a fixture made once for the
+    module: then one worker runs the module whole, and makes it once."""
+    try:
+        return bool(SHARED_BY_A_MODULE.search((ROOT / module).read_text()))
+    except OSError:
+        return False
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """The tests are dealt to the workers one at a time, as each worker
+    asks for more, except a module whose tests share a fixture made once
+    for the module: it goes whole to one worker. Those modules are dealt
+    first, as they are the longest pieces of work (the browser's walk
+    through the book takes a minute and a half); the single tests then
+    fill in around them, so that the workers finish together. (pytest-
+    xdist's `loadscope` deals modules whole, the largest first by the
+    number of tests, which left the book's two browser modules for last;
+    its `load` deals tests one at a time, and would make a module's
+    fixture once in each worker.)"""
+    if config.getvalue("dist") != "loadscope":  # as addopts says
+        return None  # another way asked for on the command line
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesSharingFirst(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if shared_by_a_module(module) else nodeid
+
+        def schedule(self) -> None:
+            if self.collection is None:
+                for node, tests in self.registered_collections.items():
+                    self.registered_collections[node] = sorted(
+                        tests, key=lambda nodeid: self._split_scope(
+                            nodeid) == nodeid)
+            super().schedule()
+
+    config.option.loadscopereorder = False  # the order is the one above
+    return ModulesSharingFirst(config, log)
 
 
 class Book:

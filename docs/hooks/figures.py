@@ -282,10 +282,8 @@ def as_figures(markdown: str, page, config, files) -> str:
         owner = f"{BOOK}/{stem}.md"
         link = "" if here == owner else posixpath.relpath(
             owner, posixpath.dirname(here) or ".")
-        size = legible_size(*(files.get_file_from_path(uri).abs_src_path
-                              for uri in (f"{FOLDER}/{name}.svg",
-                                          f"{FOLDER}/{NARROW_FOLDER}/"
-                                          f"{name}.svg")))
+        size = legible_size(*(file.abs_src_path
+                              for file in drawings_of(name, files)))
         alt, caption = " ".join(found[1].split()), found[3] or found[1]
         return (f'\n\n<figure class="book-figure" id="figure-{name}" '
                 f'markdown>\n<div class="figure-frame" markdown="span">'
@@ -349,17 +347,22 @@ FIGURE_IMAGE = re.compile(
     rf'<img\b[^>]*\bsrc="([^"]*?){FOLDER}/([a-z0-9-]+)\.svg"[^>]*>')
 
 
+def drawings_of(name: str, files) -> tuple:
+    """The site's files of a figure's two drawings, wide and narrow (None
+    for one the site has not)."""
+    return tuple(files.get_file_from_path(uri) for uri in (
+        f"{FOLDER}/{name}.svg", f"{FOLDER}/{NARROW_FOLDER}/{name}.svg"))
+
+
 def on_page_content(html, page, config, files):
     def picture(found) -> str:
-        uris = (f"{FOLDER}/{found[2]}.svg",
-                f"{FOLDER}/{NARROW_FOLDER}/{found[2]}.svg")
-        wide, narrow = (files.get_file_from_path(uri) for uri in uris)
+        wide, narrow = drawings_of(found[2], files)
         if wide is None or narrow is None:
             return found[0]
         screen = drawn(wide.abs_src_path).narrowest + GUTTER - 1
         thin = drawn(narrow.abs_src_path)
         return (f'<picture><source media="(max-width: {screen}px)" '
-                f'srcset="{found[1]}{uris[1]}" width="{thin.width}" '
+                f'srcset="{found[1]}{narrow.src_uri}" width="{thin.width}" '
                 f'height="{thin.height}">{found[0]}</picture>')
     if not page.meta.get("retro_figures"):
         return html

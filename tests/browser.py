@@ -284,13 +284,15 @@ def unloaded_figures(page, where: str,
 
 
 def unshown_figures(site: Path, shown: set[str]) -> list[str]:
-    """The SVGs the build drew (figures/*.svg) that no page showed loaded;
+    """The SVGs the build drew (figures/*.svg, and the narrow drawings,
+    figures/narrow/*.svg) that no page showed loaded, at any width;
     `shown` holds the URL paths of images seen loaded."""
-    drawn = sorted(site.glob("figures/*.svg"))
+    drawn = [svg.relative_to(site).as_posix()
+             for svg in sorted(site.glob("figures/**/*.svg"))]
     if not drawn:
         return ["site: no figures/*.svg at all: the book draws no figures"]
-    return [f"site: figures/{svg.name} is drawn but no page shows it loaded"
-            for svg in drawn if f"/figures/{svg.name}" not in shown]
+    return [f"site: {svg} is drawn but no page shows it loaded"
+            for svg in drawn if f"/{svg}" not in shown]
 
 
 # chunk references in code, chunk names in prose, "used in" links (those
@@ -541,6 +543,56 @@ def small_figure_type(page, where: str) -> list[str]:
             f"{found['px']:.1f} px high, under {SMALLEST_TYPE} px"
             for found in page.evaluate(_TYPE_SIZES)
             if found["px"] < SMALLEST_TYPE - 0.05]
+
+
+_CUT_FIGURES = """async () => {
+  // each figure as the page shows it: its frame must not scroll sideways,
+  // nor the page, and no text of the drawing may run past its edges
+  const found = [];
+  const images = [...document.querySelectorAll('.md-content img')].filter(
+    (img) => /(^|\\/)figures\\/[^/]+\\.svg$/.test(img.getAttribute('src')));
+  const page = document.scrollingElement;
+  if (images.length && page.scrollWidth > window.innerWidth + 1)
+    found.push(`the page of a figure scrolls sideways: ${page.scrollWidth}px `
+               + `wide in a window of ${window.innerWidth}px`);
+  for (const img of images) {
+    const src = img.getAttribute('src');
+    const frame = img.closest('.figure-frame') || img.parentElement;
+    const shown = Math.round(img.getBoundingClientRect().width);
+    if (frame.scrollWidth > frame.clientWidth + 1)
+      found.push(`figure ${src}: scrolls sideways, ${shown}px wide in a `
+                 + `frame of ${frame.clientWidth}px, cut at its edge`);
+    // the drawing itself: every text inside its viewBox
+    const text = await (await fetch(img.currentSrc || img.src)).text();
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden';
+    holder.innerHTML = text;
+    document.body.append(holder);
+    const svg = holder.querySelector('svg');
+    const [x, y, w, h] = (svg.getAttribute('viewBox') || '0 0 0 0')
+      .split(/[\\s,]+/).map(Number);
+    svg.setAttribute('width', w);
+    svg.setAttribute('height', h);
+    const box = svg.getBoundingClientRect();
+    const out = [...svg.querySelectorAll('text')].filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.width > 0 && (r.left < box.left - 1 || r.top < box.top - 1
+        || r.right > box.right + 1 || r.bottom > box.bottom + 1);
+    }).map((t) => JSON.stringify(t.textContent.trim().slice(0, 30)));
+    holder.remove();
+    if (out.length)
+      found.push(`figure ${img.currentSrc.split('/').slice(-2).join('/')}: `
+                 + `text cut at the drawing's edge: ${out.join(', ')}`);
+  }
+  return found;
+}"""
+
+
+def cut_figures(page, where: str) -> list[str]:
+    """Figures that scroll sideways in their frame (or whose page does),
+    and drawings whose text (a legend, a label) runs past their edge, as
+    the browser sets the text."""
+    return [f"{where}: {line}" for line in page.evaluate(_CUT_FIGURES)]
 
 
 _TRANSCRIPT = """(fold) => {

@@ -37,7 +37,8 @@ BIBLIOGRAPHY = "/indexes/sources/"
 LEAST_WORKS = 30  # the works the bibliography lists, at least
 NEIGHBOURS_FOLLOWED = "/modules/retro/engines/seer.py/"  # its next link is clicked
 KINDS = ("console", "requests", "code", "tables", "figures", "links",
-         "search", "captions", "type", "labels", "names", "transcript",
+         "search", "captions", "type", "cut", "labels", "names",
+         "transcript",
          "sources", "bibliography", "neighbours", "ranking")
 
 
@@ -88,6 +89,7 @@ def read_every_page(base: str, pages: list[str], width: int) -> dict:
                     found["names"] += b.broken_names(page, where)
                 if width == NARROW:
                     found["type"] += b.small_figure_type(page, where)
+                    found["cut"] += b.cut_figures(page, where)
                 if width == WIDE and path in games:
                     found["sources"] += b.missing_sources(page, where)
                 if width == WIDE and path in modules:
@@ -188,6 +190,10 @@ def test_every_figure_has_a_visible_numbered_caption(walk):
 
 def test_no_figure_type_under_9_px_at_400(walk):
     assert not walk["found"]["type"], report(walk["found"]["type"])
+
+
+def test_no_figure_is_cut_or_scrolls_sideways_at_400(walk):
+    assert not walk["found"]["cut"], report(walk["found"]["cut"])
 
 
 def test_index_labels_land_on_the_chunk_with_that_label(walk):

@@ -115,11 +115,25 @@ def doctored(site, chromium, tmp_path_factory):
                         '<script>console.error("doctored error")</script>')
     faults["outside"] = (page_path(copy, chapters[2]),
                          "https://fonts.example.com/doctored.css")
-    captioned, small = figure_pages(copy)[:2]
+    captioned, small, scrolled, cut = figure_pages(copy)[:4]
     doctor(captioned, r"<figcaption>.*?</figcaption>", "")
     faults["caption"] = (page_path(copy, captioned), "has no caption")
+    # the wide drawing alone, let shrink: its type too small at 400
+    doctor(small, r"<source\b[^>]*>", "")
     doctor(small, r'style="min-width: \d+px"', 'style="min-width: 0"')
     faults["type"] = (page_path(copy, small), "under 9 px")
+    # the wide drawing alone, held at a width its type allows, as the
+    # book's figures once were: wider than a phone's column
+    doctor(scrolled, r"<source\b[^>]*>", "")
+    doctor(scrolled, r'style="min-width: \d+px"', 'style="min-width: 600px"')
+    faults["scroll"] = (page_path(copy, scrolled), "scrolls sideways")
+    # a narrow drawing whose legend runs past its right edge
+    narrow = re.search(r'srcset="([^"]+)"', cut.read_text(encoding="utf-8"))
+    svg = (cut.parent / narrow[1]).resolve()
+    svg.write_text(svg.read_text(encoding="utf-8").replace(
+        "</svg>", '<text x="300" y="40" style="font-size: 12px">a legend '
+        "doctored to run past the edge</text></svg>"), encoding="utf-8")
+    faults["cut"] = (page_path(copy, cut), "text cut at the drawing's edge")
     labelled = copy / "book" / "mindreader" / "index.html"
     doctor(labelled, r'<span class="chunk-label">[\d.]+</span>',
            '<span class="chunk-label">0.0</span>')
@@ -219,6 +233,20 @@ def test_figure_type_too_small_at_400_is_found(doctored):
     assert any(fault in line for line in found), report(found)
     # and the same page at its full width is legible
     assert not b.small_figure_type(reader.visit(path), path)
+
+
+@pytest.mark.parametrize("kind", ["scroll", "cut"])
+def test_a_figure_cut_or_scrolling_sideways_at_400_is_found(doctored, kind):
+    reader, faults = doctored
+    path, fault = faults[kind]
+    reader.page.set_viewport_size({"width": NARROW, "height": 900})
+    try:
+        found = b.cut_figures(reader.visit(path), path)
+    finally:
+        reader.page.set_viewport_size({"width": WIDE, "height": 900})
+    assert any(fault in line for line in found), report(found)
+    if kind == "scroll":  # the same page at its full width fits
+        assert not b.cut_figures(reader.visit(path), path)
 
 
 def test_a_link_to_a_chunk_showing_another_label_is_found(doctored):

@@ -130,12 +130,16 @@ def draws(book: Path, monkeypatch) -> list[str]:
     monkeypatch.setattr(hook, "draw", counting)
     made = hook.draw_all(book / "docs", book / ".cache")
     assert set(made) == {"test-line"}
-    assert ElementTree.parse(made["test-line"][1]).getroot().tag.endswith("svg")
+    for svg in made["test-line"][1:]:
+        assert ElementTree.parse(svg).getroot().tag.endswith("svg")
     return drawn
 
 
+BOTH = ["test-line", "test-line (narrow)"]  # drawn wide, then narrow
+
+
 def test_an_unchanged_figure_is_not_drawn_again(book, monkeypatch):
-    assert draws(book, monkeypatch) == ["test-line"]
+    assert draws(book, monkeypatch) == BOTH
     cached = sorted(p.name for p in (book / ".cache").iterdir())
     assert draws(book, monkeypatch) == []
     assert sorted(p.name for p in (book / ".cache").iterdir()) == cached
@@ -144,7 +148,7 @@ def test_an_unchanged_figure_is_not_drawn_again(book, monkeypatch):
 
 @pytest.mark.parametrize("change", ["module", "chapter", "engine"])
 def test_a_change_to_any_input_draws_it_again(book, monkeypatch, change):
-    assert draws(book, monkeypatch) == ["test-line"]
+    assert draws(book, monkeypatch) == BOTH
     if change == "module":
         (book / "docs" / "figures" / "thing.py").write_text(
             FIGURE_MODULE.format(2))
@@ -152,9 +156,9 @@ def test_a_change_to_any_input_draws_it_again(book, monkeypatch, change):
         (book / "literate" / "thing.md").write_text("# Thing, revised\n")
     else:
         (book / "retro" / "engines" / "thing.py").write_text("X = 2\n")
-    assert draws(book, monkeypatch) == ["test-line"]
-    # the older version is gone: one manifest and one SVG are left
-    assert len(list((book / ".cache").iterdir())) == 2
+    assert draws(book, monkeypatch) == BOTH
+    # the older version is gone: one manifest and two SVGs are left
+    assert len(list((book / ".cache").iterdir())) == 3
 
 
 def test_a_figure_that_fails_stops_the_build_in_one_line(book):
@@ -179,6 +183,29 @@ def test_a_module_without_a_proper_figures_mapping_stops_the_build(
 
 
 # --- the checks ----------------------------------------------------------------
+
+@pytest.mark.parametrize("narrow", ['{"other": draw_line}',
+                                    '{"test-line": 3}'])
+def test_a_narrow_drawing_of_no_figure_stops_the_build(book, narrow):
+    (book / "docs" / "figures" / "thing.py").write_text(
+        FIGURE_MODULE.format(0) + f"NARROW = {narrow}\n")
+    with pytest.raises(PluginError, match="thing.py: NARROW"):
+        hook.draw_all(book / "docs", book / ".cache")
+
+
+def test_a_narrow_drawing_is_drawn_by_its_own_function_at_its_size(
+        book):
+    (book / "docs" / "figures" / "thing.py").write_text(
+        FIGURE_MODULE.format(0) + "\n\ndef draw_narrow(figure):\n"
+        "    CALLS.append(('narrow', tuple(figure.get_size_inches())))\n"
+        "    figure.subplots().plot([0, 1], [1, 0])\n\n\n"
+        'NARROW = {"test-line": draw_narrow}\n'
+        'NARROW_SIZES = {"test-line": (3.0, 2.5)}\n')
+    _, wide, narrow = hook.draw_all(book / "docs", book / ".cache")[
+        "test-line"]
+    assert 'width="216pt" height="180pt"' in narrow.read_text()
+    assert f'width="{hook.SIZE[0] * 72:g}pt"' in wide.read_text()
+
 
 def test_a_figure_shown_but_not_drawn_stops_a_strict_build():
     with pytest.raises(PluginError) as error:
@@ -261,7 +288,8 @@ def chapter_number(stem: str) -> int:
 
 FIGURE_HTML = re.compile(
     r'<figure class="book-figure" id="figure-([a-z0-9-]+)">\s*'
-    r'<div class="figure-frame"><img [^>]*></div>\s*'
+    r'<div class="figure-frame"><picture><source [^>]*><img [^>]*>'
+    r'</picture></div>\s*'
     r'<figcaption><a href="([^"]*)"><strong>Figure (\d+)\.(\d+)\.</strong></a>'
     r"(.*?)</figcaption>", re.S)
 
@@ -288,19 +316,57 @@ def test_every_figure_is_numbered_by_its_chapter_with_a_caption(site):
         assert href.startswith("book/") and href.endswith(f"/#figure-{name}")
 
 
+def smallest_type(svg: Path) -> tuple[float, float, float]:
+    """An SVG's width in pixels, its viewBox's width, and its smallest
+    font size in the viewBox's units."""
+    text = svg.read_text(encoding="utf-8")
+    width = float(re.search(r'<svg [^>]*width="([\d.]+)pt"', text)[1]) * 4 / 3
+    view = float(re.search(r'viewBox="0 0 ([\d.]+)', text)[1])
+    return width, view, min(float(size) for size in
+                            re.findall(r"font-size: ([\d.]+)px", text))
+
+
 def test_a_figure_is_never_shown_narrower_than_its_smallest_type_allows(site):
+    phone = 400 - hook.GUTTER  # the column of a screen 400 pixels wide
     for svg in sorted((site / "figures").glob("*.svg")):
-        text = svg.read_text(encoding="utf-8")
-        view = float(re.search(r'viewBox="0 0 ([\d.]+)', text)[1])
-        smallest = min(float(size) for size in
-                       re.findall(r"font-size: ([\d.]+)px", text))
+        _, view, smallest = smallest_type(svg)
         assert hook.legible_size(str(svg)).endswith(
             f'style="min-width: {math.ceil(9 * view / smallest)}px" }}')
+        narrow = site / "figures" / "narrow" / svg.name
+        thin_width, thin_view, thin_smallest = smallest_type(narrow)
+        # the narrow drawing fits a phone's column at its drawn width,
+        # with its type 9 pixels high or more
+        assert thin_width <= phone and thin_smallest * thin_width / \
+            thin_view >= 9, svg.name
+        shown = 0
         for page in sorted(site.rglob("index.html")):
-            for tag in re.findall(rf'<img [^>]*figures/{svg.name}"[^>]*>',
-                                  page.read_text(encoding="utf-8")):
+            for source, tag in re.findall(
+                    rf'<picture>(<source [^>]*>)(<img [^>]*figures/'
+                    rf'{svg.name}"[^>]*>)</picture>',
+                    page.read_text(encoding="utf-8")):
+                shown += 1
+                assert f'figures/narrow/{svg.name}"' in source
+                # the wide drawing only where the column holds its type
+                screen = int(re.search(r"max-width: (\d+)px", source)[1])
+                column = screen + 1 - hook.GUTTER
+                assert smallest * column / view >= 9, (page, svg.name)
+                # and the narrow one never shrunk past its own type
                 width = int(re.search(r'min-width: (\d+)px', tag)[1])
-                assert smallest * width / view >= 9, (page, svg.name)
+                assert thin_smallest * width / thin_view >= 9, (page, svg)
+                assert width <= thin_width
+        assert shown, svg.name
+
+
+def test_a_narrow_drawing_too_small_to_read_stops_the_build(tmp_path):
+    wide, narrow = tmp_path / "wide.svg", tmp_path / "narrow.svg"
+    for svg, size in ((wide, 10), (narrow, 6)):
+        svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="270pt" '
+                       'height="90pt" viewBox="0 0 270 90"><text style='
+                       f'"font-size: {size}px">words</text></svg>')
+    assert hook.legible_size(str(wide), str(wide)).endswith(
+        'style="min-width: 243px" }')
+    with pytest.raises(PluginError, match="narrow drawing"):
+        hook.legible_size(str(wide), str(narrow))
 
 
 def test_the_narrowest_width_is_read_from_the_svg(tmp_path):

@@ -525,6 +525,49 @@ def test_records_exported_play_on_at_a_terminal_and_come_back(reader,
                            ".textContent.startsWith('Not imported: ')")
 
 
+def test_a_penney_game_from_a_kept_bankroll_replays_at_a_terminal(
+        reader, tmp_path):
+    """Game 2 of Penney's game began from the bankroll game 1 left: its
+    line gives the --from form, plain SCORES at the terminal lists both
+    games, and the command replays game 2 as the page played it."""
+    lines = WHOLE_GAMES["penney"]
+    page = reader.visit("/book/penney/?seed=4")
+    page.evaluate("localStorage.clear()")
+    play_whole_game(page, lines)
+    page.click("button.retro-play")  # game 2, from game 1's bankroll
+    page.wait_for_function("document.querySelector('.retro-seed')"
+                           ".textContent.startsWith('Game 2')")
+    seed = page.text_content(".retro-seed").split("seed ")[1].split(".")[0]
+    type_lines(page, lines)
+    page.wait_for_function(
+        "document.querySelector('.retro-play').disabled === false")
+    second = "PENNEY'S GAME" + paper(page).split("PENNEY'S GAME")[2]
+    opened = second.split("You have ")[1].split(" pennies.")[0]
+    assert opened != "100"  # game 1 won or lost: game 2 began elsewhere
+    replay = f"retro play penney --seed {seed} --from 2"
+    assert page.text_content(".retro-seed").endswith(replay)
+    home = tmp_path / "home"
+    home.mkdir()
+    with page.expect_download() as exporting:
+        page.click("button.retro-export")
+    exporting.value.save_as(home / "retro.sqlite3")
+    env = {**os.environ, "RETRO_HOME": str(home)}
+    scores = subprocess.run(
+        [sys.executable, "-m", "retro"], input="scores\nquit\n", env=env,
+        capture_output=True, text=True, timeout=60).stdout
+    assert "Penney's Game           2 " in scores, scores
+    assert f"       {replay}" in scores.splitlines()
+    again = subprocess.run(
+        [sys.executable, "-m", "retro", *replay.split()[1:]], env=env,
+        input="".join(f"{line}\n" for line in lines),
+        capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stderr == ""
+    said, played = again.stdout.split("\n", 2)[:2], again.stdout.split(
+        "\n", 2)[2]
+    assert " ".join(said).startswith("Game 2 again, from the bankroll")
+    assert played.splitlines() == second.splitlines()
+
+
 def test_no_game_wrote_a_console_error_or_asked_another_host(reader):
     assert reader.requests  # the games above were played in this reader
     assert reader.errors == []

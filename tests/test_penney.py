@@ -890,3 +890,50 @@ def test_anything_typed_at_any_question_gets_a_line_and_another_chance(
     fresh = printed.count(f"Here are {penney.STAKE} pennies.")
     assert store.get(penney.BANKROLL, penney.STAKE) == \
         before + moved + fresh * penney.STAKE
+
+
+def test_a_session_that_began_from_a_kept_bankroll_replays_with_from():
+    """Game 2 began from the bankroll game 1 left: SCORES gives it a
+    --from, which plays it again from there and keeps nothing."""
+    from retro.rooms.reports import replay_command
+
+    store, lines = Store.memory(), "y\nHTH\n10\nq\n"
+    run(lines, seed=5, store=store)
+    second = run(lines, seed=6, store=store)
+    first, again = store.results("penney")
+    assert "from" not in first.detail  # it began as a stranger begins
+    assert replay_command(first) == "retro play penney --seed 5"
+    began = first.detail["bankroll"]
+    assert again.detail["from"] == began != penney.STAKE
+    assert replay_command(again) == "retro play penney --seed 6 --from 2"
+    kept = (store.get(penney.BANKROLL), store.counts())
+    replayed = run(lines, seed=6, store=store, replay_of=2)
+    heading, rest = replayed.split("\n", 2)[:2], replayed.split("\n", 2)[2]
+    assert flat(" ".join(heading)) == (
+        "Game 2 again, from the bankroll it began with. Nothing of it is "
+        "kept: your own pennies are not touched.")
+    assert rest == second
+    assert (store.get(penney.BANKROLL), store.counts()) == kept
+
+
+def test_a_session_opened_broke_replays_from_no_pennies():
+    store = Store.memory()
+    store.put(penney.BANKROLL, 0)
+    lines = "y\ny\nHTH\n10\nq\n"
+    played = run(lines, seed=7, store=store)
+    assert "You were broke when you last left." in played
+    (result,) = store.results("penney")
+    assert result.detail["from"] == 0
+    assert run(lines, seed=7, store=store, replay_of=1).endswith(played)
+
+
+@pytest.mark.parametrize("number, refusal", [
+    (3, "There is no game 3 of Penney's game to play again."),
+    (1, "Game 1 of Penney's game did not keep the bankroll it began from.")])
+def test_a_replay_of_no_such_session_is_refused_in_one_line(number, refusal):
+    store = Store.memory()
+    run("y\nHTH\n10\nq\n", seed=5, store=store)
+    store.db.execute("UPDATE results SET detail = json_set(detail, "
+                     "'$.from', 'lots')")
+    played = run("", store=store, replay_of=number)
+    assert flat(played).startswith(refusal)

@@ -97,13 +97,20 @@ def test_each_bet_at_penneys_game_is_made_again(tmp_path):
     retro(tmp_path, ["play", "penney", "--seed", "4"], typed)
     bets = results(tmp_path)
     said = commands(tmp_path)
-    second = bets[1]  # the machine picked first: n, its pattern, ours, all
+    first, second = bets[:2]  # the machine picked first: n, its pattern,
+    # ours, all; from the bankroll the first bet left, so from game 2
+    assert said[first.number] == ["play", "penney", "--seed",
+                                  str(first.seed)]
     assert said[second.number] == ["play", "penney", "--seed",
-                                   str(second.seed)]
-    retro(tmp_path, said[second.number], ["n", "HHH", "all", "q"])
-    again = results(tmp_path)[-1]
-    assert (again.outcome, again.detail["tosses"], again.detail["machine"]) \
-        == (second.outcome, second.detail["tosses"], second.detail["machine"])
+                                   str(second.seed), "--from",
+                                   str(second.number)]
+    replayed = retro(tmp_path, said[second.number], ["n", "HHH", "all", "q"])
+    assert f"You have {second.detail['from']} pennies." in replayed
+    assert f"I pick {second.detail['machine']}." in replayed
+    assert "Tossing: " + " ".join(second.detail["tosses"]) in replayed
+    won = "you win" if second.outcome == "win" else "I win"
+    assert f"{won} {second.detail['stake']} pennies" in replayed
+    assert results(tmp_path) == bets  # the replay kept nothing
 
 
 def test_a_record_whose_words_are_not_plain_gets_no_command():

@@ -844,3 +844,30 @@ def test_two_programs_opening_a_new_store_at_once_both_open_it(tmp_path):
         for thread in threads:
             thread.join()
     assert failed == []
+
+
+def test_the_consoles_scoreboard_holds_the_games_played_as_you():
+    """`you` (the book's reader, or a console without a login) and the
+    console player share the bare keys, and so one scoreboard; no one
+    else's scoreboard takes in `you`'s games."""
+    store = Store.memory(player="ada", console="ada")
+    store.as_player("you").record("penney", score="+10 to 110",
+                                  outcome="win", seed=1)
+    store.record("penney", score="-5 to 105", outcome="loss", seed=2)
+    store.as_player("bob").record("penney", score="+1 to 101",
+                                  outcome="win", seed=3)
+    console = store.scoreboard("ada")
+    assert [(t.played, t.won, t.lost) for t in console.tallies] == [(2, 1, 1)]
+    assert [r.player for r in console.newest] == ["ada", "you"]
+    assert console.players == 2
+    assert [r.player for r in store.scoreboard("bob").newest] == ["bob"]
+    assert store.scoreboard(None).players == 3
+
+
+def test_a_store_without_a_console_keeps_you_apart():
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    assert store.console is None and store.player == "you"
+    store.record("flip", score="30-20", outcome="win", seed=1)
+    store.as_player("ada").record("flip", score="20-30", outcome="loss",
+                                  seed=2)
+    assert [r.player for r in store.scoreboard("ada").newest] == ["ada"]

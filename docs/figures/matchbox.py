@@ -6,7 +6,7 @@ Tangled from literate/matchbox.md, which explains it.
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, partial
 from statistics import median
 
 from matplotlib.ticker import MaxNLocator
@@ -55,7 +55,7 @@ def draw_her_learning(figure) -> None:
     axes.legend()
 
 
-def draw_her_beads(figure) -> None:
+def draw_her_beads(figure, narrow: bool = False) -> None:
     runs = schoolings()
     longest = max(len(curve) for _, curve in runs)
     counts = [curve + [curve[-1]] * (longest - len(curve))
@@ -74,8 +74,13 @@ def draw_her_beads(figure) -> None:
     axes.axhline(30, color="C4", linestyle=":", label="no bad bead left")
     axes.set(xlabel="game", ylabel="beads in her boxes", ylim=(29, 48))
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(ncols=2)
+    if narrow:
+        figure.legend(loc="outside lower center", ncols=2)
+    else:
+        axes.legend(ncols=2)
 
 
 FIGURES = {"her-learning": draw_her_learning, "her-beads": draw_her_beads}
 SIZES = {"her-learning": (6.0, 2.8), "her-beads": (6.0, 2.8)}
+NARROW = {"her-beads": partial(draw_her_beads, narrow=True)}
+NARROW_SIZES = {"her-beads": (3.8, 3.4)}

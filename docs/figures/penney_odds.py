@@ -6,13 +6,14 @@ Tangled from literate/penney_odds.md, which explains it.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 from matplotlib.patches import Rectangle
 
 from retro.engines.penney_odds import best_reply, odds_matrix, patterns
 
 
-def draw_penney_odds(figure) -> None:
+def draw_penney_odds(figure, scale: str = "right") -> None:
     names = patterns(3)
     odds = odds_matrix(3)
     axes = figure.subplots()
@@ -38,9 +39,11 @@ def draw_penney_odds(figure) -> None:
     axes.spines[:].set_visible(False)
     axes.set(xlabel="the first chooser's pattern (column)",
              ylabel="the reply (row)")
-    figure.colorbar(image, ax=axes, shrink=0.8,
+    figure.colorbar(image, ax=axes, shrink=0.8, location=scale,
                     label="chance the row's pattern shows first")
 
 
 FIGURES = {"penney-odds": draw_penney_odds}
 SIZES = {"penney-odds": (6.4, 5.4)}
+NARROW = {"penney-odds": partial(draw_penney_odds, scale="bottom")}
+NARROW_SIZES = {"penney-odds": (3.8, 4.6)}

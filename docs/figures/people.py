@@ -6,6 +6,8 @@ Tangled from literate/people.md, which explains it.
 """
 from __future__ import annotations
 
+from functools import cache, partial
+
 from retro.engines.entrants import MACHINES, PLAYERS, make_machine
 from retro.engines.people import GuessSwitch, GuessSwitchWhileHalf, Mixed
 from retro.engines.umpire import game_rngs, play_game
@@ -25,6 +27,7 @@ def entrant(name: str, rng):
     return OWN[name](rng) if name in OWN else make_machine(name, rng)
 
 
+@cache
 def leads(player: str) -> dict[str, list[float]]:
     """Each machine's mean lead (rounds won less rounds lost) after each
     round, over SEQUENCES sequences of ROUNDS rounds against `player`."""
@@ -49,8 +52,9 @@ LOOKS = {"seer": ("C4", "--", 1.0), "mrm": ("C3", "--", 1.0),
          "switch-half": ("black", "--", 1.5)}
 
 
-def draw_people_leads(figure) -> None:
-    panels = figure.subplots(2, 4, sharex=True, sharey=True)
+def draw_people_leads(figure, columns: int = 4) -> None:
+    panels = figure.subplots(-(-len(PEOPLE) // columns), columns,
+                             sharex=True, sharey=True)
     for axes, player in zip(panels.flat, PEOPLE):
         for name, lead in leads(player).items():
             colour, line, width = LOOKS.get(name, ("C4", "-.", 1.0))
@@ -60,13 +64,15 @@ def draw_people_leads(figure) -> None:
         axes.set_title(player.removeprefix("human-"))
     for axes in panels.flat[len(PEOPLE):]:
         axes.axis("off")
-    for axes in panels.flat[len(PEOPLE) - 4:len(PEOPLE)]:   # the lowest
+    for axes in panels.flat[len(PEOPLE) - columns:len(PEOPLE)]:  # lowest
         axes.set_xlabel("round")
         axes.xaxis.set_tick_params(labelbottom=True)
     for axes in panels[:, 0]:
         axes.set_ylabel("lead, rounds")
     figure.legend(*panels[0, 0].get_legend_handles_labels(),
-                  loc="outside lower center", ncols=5)
+                  loc="outside lower center", ncols=columns + 1)
 
 
 FIGURES = {"people-leads": draw_people_leads}
+NARROW = {"people-leads": partial(draw_people_leads, columns=2)}
+NARROW_SIZES = {"people-leads": (3.8, 7.4)}

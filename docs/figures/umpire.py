@@ -7,6 +7,7 @@ Tangled from literate/umpire.md, which explains it.
 from __future__ import annotations
 
 import re
+from functools import cache, partial
 from pathlib import Path
 
 from retro.engines.umpire import standings, tournament
@@ -37,11 +38,16 @@ def papers_tables() -> list[tuple[str, str, str, dict[int, tuple]]]:
     return tables
 
 
-def draw_umpire_tables(figure) -> None:
-    panels = figure.subplots(1, 3, sharey=True)
+@cache
+def our_standings(a: str, b: str, plays: tuple[int, ...]) -> list:
+    return standings(tournament(a, b, games=GAMES, plays=plays, seed=SEED,
+                                jobs=1))
+
+
+def draw_umpire_tables(figure, columns: int = 3) -> None:
+    panels = figure.subplots(3 // columns, columns, sharey=True)
     for axes, (number, a, b, paper) in zip(panels, papers_tables()):
-        ours = standings(tournament(a, b, games=GAMES, plays=tuple(paper),
-                                    seed=SEED, jobs=1))
+        ours = our_standings(a, b, tuple(paper))
         at = range(len(ours))
         axes.errorbar([x - 0.12 for x in at],
                       [100 * paper[r.plays][0] / r.plays for r in ours],
@@ -57,9 +63,12 @@ def draw_umpire_tables(figure) -> None:
         axes.set_xticks(list(at), [str(r.plays) for r in ours])
         axes.set(title=f"Table {number}: {a.upper()} v {b.upper()}",
                  xlabel="plays", xlim=(-0.5, len(ours) - 0.5))
-    panels[0].set_ylabel("A's wins, % of plays")
+    for axes in panels[::columns]:
+        axes.set_ylabel("A's wins, % of plays")
     figure.legend(*panels[0].get_legend_handles_labels(),
                   loc="outside lower center", ncols=2)
 
 
 FIGURES = {"umpire-tables": draw_umpire_tables}
+NARROW = {"umpire-tables": partial(draw_umpire_tables, columns=1)}
+NARROW_SIZES = {"umpire-tables": (3.8, 7.0)}

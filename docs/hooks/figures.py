@@ -16,6 +16,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
@@ -23,6 +24,7 @@ from mkdocs.structure.files import File
 log = logging.getLogger("mkdocs.hooks.figures")
 
 SIZE = (7.2, 3.6)      # inches: the width of the page's text column
+NARROW_SIZE = (3.8, 3.0)  # inches: the width of a phone's, 365 pixels
 PALETTE = ("#2b6cb0", "#d9480f", "#2f9e44", "#9c36b5", "#868e96")
 STYLE = {
     "figure.facecolor": "none",
@@ -78,26 +80,35 @@ def inputs_key(module: Path, chapter: Path, code: bytes) -> str:
 
 
 def figures_of(module: Path, chapter: Path, cache: Path,
-               code: bytes) -> dict[str, Path]:
-    """Each figure of one module as an SVG in the cache: name -> file."""
+               code: bytes) -> dict[str, tuple[Path, Path]]:
+    """Each figure of one module as two SVGs in the cache, as wide as the
+    column and narrow: name -> (wide file, narrow file)."""
     key = inputs_key(module, chapter, code)
     manifest = cache / f"{module.stem}-{key}.json"
-    if manifest.exists():
-        svgs = {name: cache / f"{module.stem}.{name}-{key}.svg"
-                for name in json.loads(manifest.read_text())}
-        if all(svg.exists() for svg in svgs.values()):
-            return svgs
+    svgs = {name: (cache / f"{module.stem}.{name}-{key}.svg",
+                   cache / f"{module.stem}.{name}.narrow-{key}.svg")
+            for name in (json.loads(manifest.read_text())
+                         if manifest.exists() else [])}
+    if svgs and all(svg.exists() for both in svgs.values() for svg in both):
+        return svgs
     cache.mkdir(parents=True, exist_ok=True)
     loaded = load(module)
     sizes = getattr(loaded, "SIZES", {})
-    svgs = {name: draw(module, name, make, sizes.get(name, SIZE),
-                       cache / f"{module.stem}.{name}-{key}.svg")
-            for name, make in drawings(loaded, module)}
+    narrow_sizes = getattr(loaded, "NARROW_SIZES", {})
+    narrow = getattr(loaded, "NARROW", {})
+    svgs = {}
+    for name, make in drawings(loaded, module):
+        wide, thin = (cache / f"{module.stem}.{name}-{key}.svg",
+                      cache / f"{module.stem}.{name}.narrow-{key}.svg")
+        svgs[name] = (
+            draw(module, name, make, sizes.get(name, SIZE), wide),
+            draw(module, f"{name} (narrow)", narrow.get(name, make),
+                 narrow_sizes.get(name, NARROW_SIZE), thin))
     for old in [*cache.glob(f"{module.stem}.*.svg"),
                 *cache.glob(f"{module.stem}-*.json")]:
         if not old.stem.endswith(f"-{key}"):
             old.unlink()
-    for svg in svgs.values():
+    for svg in (svg for both in svgs.values() for svg in both):
         svg.with_suffix(".tmp").replace(svg)
     manifest.write_text(json.dumps(sorted(svgs)))
     return svgs
@@ -117,6 +128,11 @@ def drawings(loaded, module: Path) -> list[tuple[str, object]]:
                 and callable(make)):
             raise PluginError(f"{module}: FIGURES[{name!r}] must map a "
                               f"lower-case-hyphenated name to a function")
+    narrow = getattr(loaded, "NARROW", {})
+    for name, make in narrow.items():
+        if name not in figures or not callable(make):
+            raise PluginError(f"{module}: NARROW[{name!r}] must map a name "
+                              f"of FIGURES to a function")
     return list(figures.items())
 
 
@@ -141,31 +157,36 @@ def draw(module: Path, name: str, make, size: tuple[float, float],
     return svg
 
 
-def draw_all(docs: Path, cache: Path) -> dict[str, tuple[Path, Path]]:
-    """Every figure of the book: name -> (its module, its SVG)."""
+def draw_all(docs: Path, cache: Path) -> dict[str, tuple[Path, Path, Path]]:
+    """Every figure of the book: name -> (its module, its SVG, its
+    narrow SVG)."""
     root = docs.parent
     code = code_digest(root)
-    drawn: dict[str, tuple[Path, Path]] = {}
+    drawn: dict[str, tuple[Path, Path, Path]] = {}
     for module in figure_modules(docs):
         chapter = root / "literate" / f"{module.stem}.md"
-        for name, svg in figures_of(module, chapter, cache, code).items():
+        for name, (wide, thin) in figures_of(module, chapter, cache,
+                                             code).items():
             if name in drawn:
                 raise PluginError(f"figure {name} is drawn by both "
                                   f"{drawn[name][0]} and {module}")
-            drawn[name] = (module, svg)
+            drawn[name] = (module, wide, thin)
     return drawn
 
 
 def on_files(files, config):
     docs = Path(config["docs_dir"])
     cache = docs.parent / ".cache" / "figures"
-    for name, (_, svg) in draw_all(docs, cache).items():
+    for name, (_, wide, thin) in draw_all(docs, cache).items():
         files.append(File.generated(config, f"{FOLDER}/{name}.svg",
-                                    abs_src_path=str(svg)))
+                                    abs_src_path=str(wide)))
+        files.append(File.generated(
+            config, f"{FOLDER}/{NARROW_FOLDER}/{name}.svg",
+            abs_src_path=str(thin)))
     return files
 
 
-BOOK, FOLDER = "book", "figures"
+BOOK, FOLDER, NARROW_FOLDER = "book", "figures", "narrow"
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)")
 FIGURE = re.compile(rf"(?<![\w.-]){FOLDER}/([^/\s)\"']+)\.svg")
 CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$|`[^`\n]*`",
@@ -208,7 +229,8 @@ def on_env(env, config, files):
     drawn = {Path(file.src_uri).stem:
              f"docs/figures/{Path(file.abs_src_path).name.split('.')[0]}.py"
              for file in files if file.src_uri.startswith(f"{FOLDER}/")
-             and file.src_uri.endswith(".svg")}
+             and file.src_uri.endswith(".svg")
+             and "/" not in file.src_uri[len(FOLDER) + 1:]}
     shown: dict[str, list[str]] = {}
     for file in files.documentation_pages():
         for name in file.page.meta.get("retro_figures", []):
@@ -260,8 +282,8 @@ def as_figures(markdown: str, page, config, files) -> str:
         owner = f"{BOOK}/{stem}.md"
         link = "" if here == owner else posixpath.relpath(
             owner, posixpath.dirname(here) or ".")
-        size = legible_size(files.get_file_from_path(
-            f"{FOLDER}/{name}.svg").abs_src_path)
+        size = legible_size(*(file.abs_src_path
+                              for file in drawings_of(name, files)))
         alt, caption = " ".join(found[1].split()), found[3] or found[1]
         return (f'\n\n<figure class="book-figure" id="figure-{name}" '
                 f'markdown>\n<div class="figure-frame" markdown="span">'
@@ -283,11 +305,21 @@ def outside_code(markdown: str, change) -> str:
 
 
 LEGIBLE = 9  # pixels: the smallest type a figure may be shown with
+GUTTER = 32  # pixels: the theme's margins beside its column, on a phone
 
 
-def legible_size(svg: str) -> str:
-    """The image's attributes, for attr_list: its size as drawn, and the
-    narrowest it may be shown with its smallest type still LEGIBLE."""
+class Drawn(NamedTuple):
+    """An SVG's size as drawn, and the narrowest its type allows, in
+    pixels."""
+
+    width: int
+    height: int
+    narrowest: int
+
+
+def drawn(svg: str) -> Drawn:
+    """The size of the drawing in `svg`, and how narrow it may be shown
+    with its smallest type still LEGIBLE."""
     text = Path(svg).read_text(encoding="utf-8")
     head = re.search(r"<svg\b[^>]*>", text)[0]
     width, height = (float(re.search(rf'\b{side}="([\d.]+)pt"', head)[1])
@@ -295,7 +327,43 @@ def legible_size(svg: str) -> str:
     view = float(re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+)', head)[1])
     sizes = [float(size) for size in re.findall(
         r"font(?:-size)?:\s*([\d.]+)px", text)] or [LEGIBLE]
-    narrowest = math.ceil(LEGIBLE * view / min(sizes))
-    return (f'{{ width="{round(width * 4 / 3)}" '
-            f'height="{round(height * 4 / 3)}" '
-            f'style="min-width: {narrowest}px" }}')
+    return Drawn(round(width * 4 / 3), round(height * 4 / 3),
+                 math.ceil(LEGIBLE * view / min(sizes)))
+
+
+def legible_size(svg: str, narrow: str | None = None) -> str:
+    """The image's attributes, for attr_list: its size as drawn, and the
+    narrowest it may be shown, the narrow drawing's if there is one."""
+    wide = drawn(svg)
+    least = wide if narrow is None else drawn(narrow)
+    if narrow is not None and least.narrowest > least.width:
+        raise PluginError(f"{narrow}: the narrow drawing's smallest type is "
+                          f"under {LEGIBLE} pixels even at its own width")
+    return (f'{{ width="{wide.width}" height="{wide.height}" '
+            f'style="min-width: {least.narrowest}px" }}')
+
+
+FIGURE_IMAGE = re.compile(
+    rf'<img\b[^>]*\bsrc="([^"]*?){FOLDER}/([a-z0-9-]+)\.svg"[^>]*>')
+
+
+def drawings_of(name: str, files) -> tuple:
+    """The site's files of a figure's two drawings, wide and narrow (None
+    for one the site has not)."""
+    return tuple(files.get_file_from_path(uri) for uri in (
+        f"{FOLDER}/{name}.svg", f"{FOLDER}/{NARROW_FOLDER}/{name}.svg"))
+
+
+def on_page_content(html, page, config, files):
+    def picture(found) -> str:
+        wide, narrow = drawings_of(found[2], files)
+        if wide is None or narrow is None:
+            return found[0]
+        screen = drawn(wide.abs_src_path).narrowest + GUTTER - 1
+        thin = drawn(narrow.abs_src_path)
+        return (f'<picture><source media="(max-width: {screen}px)" '
+                f'srcset="{found[1]}{narrow.src_uri}" width="{thin.width}" '
+                f'height="{thin.height}">{found[0]}</picture>')
+    if not page.meta.get("retro_figures"):
+        return html
+    return FIGURE_IMAGE.sub(picture, html)

@@ -14,8 +14,9 @@ from retro.common import number_in, plural, whole_number
 from retro.engines.penney_odds import (best_first_picks, best_reply, example,
                                        first_pick_chance, odds, parse_pattern,
                                        toss_until)
-from retro.games.contract import FrontEnd, Option, Paper, Sitting, is_quit
-from retro.services.store import StoreError
+from retro.games.contract import (FROM, Abandoned, FrontEnd, Option, Paper,
+                                  Sitting, is_quit, recorded)
+from retro.services.store import Store, StoreError
 
 
 STAKE = 100                    # pennies in a fresh stake
@@ -63,11 +64,24 @@ class Leave(Exception):
     """The player typed q: the session ends, the bankroll is kept."""
 
 
-async def play(tty: Paper, sitting: Sitting, *, length: int = 3) -> None:
+async def play(tty: Paper, sitting: Sitting, *, length: int = 3,
+               replay_of: int | None = None) -> None:
     """Penney's game for pennies, until the player leaves or the input ends."""
-    seeds, store = sitting.seeds(), sitting.store
     if length not in LENGTHS:
         raise ValueError(f"patterns here have 1 to 8 tosses, not {length}")
+    if replay_of is None:
+        return await bet_until_they_leave(tty, sitting, length)
+    scratch = await as_it_began(tty, sitting, replay_of)
+    try:
+        await bet_until_they_leave(tty, sitting._replace(store=scratch),
+                                   length)
+    finally:
+        scratch.close()
+
+
+async def bet_until_they_leave(tty: Paper, sitting: Sitting,
+                               length: int) -> None:
+    seeds, store = sitting.seeds(), sitting.store
     tty.say("PENNEY'S GAME")
     tty.say()
     tty.say(f"We each choose a pattern of {tosses(length)}, like "
@@ -77,11 +91,15 @@ async def play(tty: Paper, sitting: Sitting, *, length: int = 3) -> None:
             f"leave.")
     rules = how_to_bet(length)
     try:
-        await opening_bankroll(tty, store, rules)
+        bankroll = await store.run(stored_bankroll)
+        await opening_bankroll(tty, store, rules, bankroll)
+        opened: int | None = bankroll
         while True:
-            if await one_bet(tty, next(seeds), sitting, length, rules) == 0:
+            if await one_bet(tty, next(seeds), sitting, length, rules,
+                             opened) == 0:
                 tty.say("You are broke.")
                 await fresh_stake(tty, store, rules)
+            opened = None  # only the first bet began the session
     except (Leave, EOFError, KeyboardInterrupt):
         pass
     except StoreError as error:
@@ -95,9 +113,10 @@ async def play(tty: Paper, sitting: Sitting, *, length: int = 3) -> None:
 
 
 async def one_bet(tty: Paper, seed: int, sitting: Sitting, length: int,
-                  rules: str) -> int:
+                  rules: str, opened: int | None = None) -> int:
     """Pick, stake, toss, settle: the bankroll after one bet, which draws
-    its chance from `seed` alone."""
+    its chance from `seed` alone; `opened`, the bankroll the session
+    opened with, if this bet is its first."""
     rng = random.Random(seed)
     bankroll = await sitting.store.run(stored_bankroll)  # another room may
     # have spent some since the last bet
@@ -122,12 +141,13 @@ async def one_bet(tty: Paper, seed: int, sitting: Sitting, length: int,
                            pattern_reader(length, taken=machine), rules)
     return await stake_and_settle(tty, rng, sitting, seed,
                                   (player, machine, player_first), bankroll,
-                                  rules)
+                                  rules, opened)
 
 
 async def stake_and_settle(tty: Paper, rng: random.Random, sitting: Sitting,
                            seed: int, picks: tuple[str, str, bool],
-                           bankroll: int, rules: str) -> int:
+                           bankroll: int, rules: str,
+                           opened: int | None = None) -> int:
     """Ask the stake until the store covers it; settle; the new bankroll."""
     player, machine, player_first = picks
     while True:
@@ -137,7 +157,8 @@ async def stake_and_settle(tty: Paper, rng: random.Random, sitting: Sitting,
         bet = Bet(player, machine, stake, toss_until(player, machine, rng),
                   player_first)
         try:  # settled before the paper shows it
-            after = await sitting.store.run(settle, sitting, bet, seed)
+            after = await sitting.store.run(settle, sitting, bet, seed,
+                                            opened)
             break
         except Uncovered as short:
             bankroll = short.bankroll
@@ -265,8 +286,8 @@ def stored_bankroll(store) -> int:
     return store.get(store.own(BANKROLL), STAKE, valid=fair_bankroll)
 
 
-async def opening_bankroll(tty: Paper, store, rules: str) -> int:
-    bankroll = await store.run(stored_bankroll)
+async def opening_bankroll(tty: Paper, store, rules: str,
+                           bankroll: int) -> int:
     if bankroll > 0:
         tty.say(f"You have {pennies(bankroll)}.")
         return bankroll
@@ -306,11 +327,13 @@ class Uncovered(Exception):
         self.bankroll = bankroll
 
 
-def settle(store, sitting: Sitting, bet: Bet, seed: int) -> int:
+def settle(store, sitting: Sitting, bet: Bet, seed: int,
+           opened: int | None = None) -> int:
     """Pay the bet: the new bankroll and the result, in one transaction."""
     with store.transaction():
         bankroll = stored_bankroll(store)  # as it is now, not as it was
         covered = bet.stake <= most_stake(bankroll)
+        began = bankroll if opened is None else opened
         if covered:
             after = bet.settle(bankroll)
             store.put(store.own(BANKROLL), after)
@@ -322,10 +345,30 @@ def settle(store, sitting: Sitting, bet: Bet, seed: int) -> int:
                         "stake": bet.stake, "tosses": bet.tosses,
                         "chance": str(bet.player_chance), "bankroll": after,
                         "replay": [] if len(bet.player) == 3
-                        else ["--length", str(len(bet.player))]})
+                        else ["--length", str(len(bet.player))],
+                        **({"from": began} if began != STAKE else {})})
     if not covered:
         raise Uncovered(bankroll)
     return after
+
+
+async def as_it_began(tty: Paper, sitting: Sitting, number: int) -> Store:
+    """The store of a replay of game `number`: one of its own, in memory,
+    holding the bankroll that game began from."""
+    found = await recorded(sitting, number)
+    if found is None:
+        tty.say(f"There is no game {number} of Penney's game to play again.")
+        raise Abandoned
+    began = found.detail.get("from", STAKE)
+    if not fair_bankroll(began):
+        tty.say(f"Game {number} of Penney's game did not keep the bankroll "
+                f"it began from.")
+        raise Abandoned
+    tty.say(f"Game {number} again, from the bankroll it began with. Nothing "
+            f"of it is kept: your own pennies are not touched.")
+    scratch = Store.memory(player=sitting.store.player)
+    scratch.put(scratch.own(BANKROLL), began)
+    return scratch
 
 
 play_length = whole_number(min(LENGTHS), max(LENGTHS))
@@ -334,6 +377,7 @@ play_length = whole_number(min(LENGTHS), max(LENGTHS))
 OPTIONS = (
     Option(("--length", "-k"), "length", read=play_length, default=3,
            metavar="K", help="tosses in each pattern, 1 to 8 (default 3)"),
+    FROM,
 )
 
 

@@ -178,7 +178,7 @@ class PageGame:
             recorded = [result for result in store.results(self.game.name)
                         if result.number > before]
             if recorded:
-                self.replay = replay_command(recorded[-1])
+                self.replay = replay_command(recorded[0])
             keep()
             store.close()
             tty.sent()

@@ -214,24 +214,27 @@ class Store(Door):
                      sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END) AS drawn,
                      max(id) AS last
               FROM results WHERE CAST(:player AS TEXT) IS NULL
-                                 OR player = :player
+                                 OR player IN (:player, :alias)
               GROUP BY game) AS t
         JOIN results AS r ON r.id = t.last ORDER BY t.last"""
 
     def scoreboard(self, player: str | None = None,
                    newest: int = 5) -> Scoreboard:
-        """The tallies and the `newest` games: `player`'s, or everyone's."""
-        chosen = {"player": player, "newest": newest}
+        """The tallies and the `newest` games: `player`'s (the console's with
+        `you`'s), or everyone's."""
+        console = player is not None and player == self.console
+        chosen = {"player": player, "alias": CONSOLE if console else player,
+                  "newest": newest}
         with self._guard("read"):
             tallies = self._sql(self.TALLIES, chosen).fetchall()
             rows = self._sql(
                 "SELECT id, game, played_at, score, outcome, seed, detail, player"
                 " FROM results WHERE CAST(:player AS TEXT) IS NULL"
-                " OR player = :player ORDER BY id DESC LIMIT :newest",
+                " OR player IN (:player, :alias) ORDER BY id DESC LIMIT :newest",
                 chosen).fetchall()
             players = self._sql(
                 "SELECT count(DISTINCT player) FROM results WHERE"
-                " CAST(:player AS TEXT) IS NULL OR player = :player",
+                " CAST(:player AS TEXT) IS NULL OR player IN (:player, :alias)",
                 chosen).fetchone()[0]
         return Scoreboard(tuple(Tally(_text(game), int(played), int(won),
                                       int(lost), int(drawn), _text(last))

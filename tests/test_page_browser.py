@@ -171,6 +171,25 @@ def test_her_remembers_across_a_reload_until_forgotten(reader, tmp_path):
     assert untaught != taught
 
 
+def test_records_an_earlier_book_kept_in_local_storage_move_across(reader):
+    page = reader.visit("/book/hexapawn/?seed=2")
+    clear_records(page)
+    play_whole_game(page, WHOLE_GAMES["hexapawn"])
+    kept = kept_records(page)
+    clear_records(page)  # as a browser of the earlier book has none there
+    page.evaluate("(kept) => localStorage.setItem('retro.store', kept)", kept)
+    page = reader.visit("/book/hexapawn/?seed=3")
+    assert "HER HAS PLAYED 1 GAME" in play_whole_game(
+        page, WHOLE_GAMES["hexapawn"])
+    assert kept_records(page) not in (None, kept)  # kept where the book
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("button.retro-forget")
+    page.wait_for_function("document.querySelector('.retro-status')"
+                           ".textContent.startsWith('Forgotten:')")
+    assert kept_records(page) is None
+    assert page.evaluate("localStorage.getItem('retro.store')") is None
+
+
 def test_ctrl_c_abandons_the_game_and_the_arrows_bring_lines_back(reader):
     page = reader.visit("/book/mindreader/?seed=4")
     press_play(page)

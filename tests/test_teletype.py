@@ -702,6 +702,30 @@ def test_a_password_asked_on_the_line_is_hidden_and_never_on_the_roll():
     assert tty.baud == 110 and tty.pace.baud == 110
 
 
+def test_a_line_teletype_echoing_sends_each_answer_after_its_question():
+    from retro.services.teletype import LineTeletype, Signal
+
+    for echoing in (False, True):
+        sent = []
+        tty = LineTeletype(sent.append, idle=1, echoing=echoing)
+        for typed_ahead in (b"open sesame", b"look", b"west"):
+            tty.hear(typed_ahead)
+        assert ask(tty, "PASSWORD? ", hidden=True) == "open sesame"
+        assert ask(tty, "> ") == "look"
+        tty.say("A dark corridor.")
+        assert ask(tty, "> ") == "west"
+        tty.hear(Signal.END)  # Ctrl-D: the end of the prompt's line
+        with pytest.raises(EOFError):
+            ask(tty, "> ")
+        tty.flush()
+        assert tty.paper() == ("PASSWORD? \n> look\nA dark corridor.\n"
+                               "> west\n> \n")
+        # a client that echoes nothing is sent the roll itself; others,
+        # which showed their own typing, only what the teletype printed
+        assert "".join(sent) == (tty.paper() if echoing else
+                                 "PASSWORD? > A dark corridor.\n> > ")
+
+
 def test_a_line_typed_at_the_terminal_is_kept_to_its_longest():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -11,10 +11,13 @@ import json
 import socket
 import time
 
+from pathlib import Path
+
 import pytest
 
 from served import WAIT, Player, Running, limits_of  # tests/served.py
 
+ROOT = Path(__file__).resolve().parent.parent
 websockets = pytest.importorskip("websockets", reason="the web door needs "
                                  "websockets (pip install -e '.[dev]')")
 
@@ -208,6 +211,7 @@ def test_guesses_over_the_web_count_with_the_other_doors(tmp_path):
 
 
 def test_the_page_asks_nothing_of_any_other_host(tmp_path):
+    import urllib.error
     import urllib.request
 
     room = web_room(tmp_path)
@@ -219,6 +223,19 @@ def test_the_page_asks_nothing_of_any_other_host(tmp_path):
         assert "<input" in html and "/room" in html
         assert "http://" not in html and "https://" not in html
         assert "default-src 'self'" in policy
+        assert "script-src" not in policy  # only the page's own script
+        for name, kind in (("page.js", "text/javascript"),
+                           ("page.css", "text/css")):
+            with urllib.request.urlopen(
+                    f"http://127.0.0.1:{room.ports[1]}/{name}",
+                    timeout=WAIT) as served:
+                assert served.headers["Content-Type"].startswith(kind)
+                assert served.read() == (ROOT / "retro" / "wires" /
+                                         name).read_bytes()
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(
+                f"http://127.0.0.1:{room.ports[1]}/python.js", timeout=WAIT)
+        assert missing.value.code == 404
     finally:
         room.close()
 
@@ -236,19 +253,77 @@ def test_a_browser_plays_in_the_room_beside_a_telnet_player(tmp_path):
         with chromium() as browser:
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{room.ports[1]}/")
-            line = page.locator("#line")
-            page.wait_for_selector("#paper:has-text('NAME')")
+            line = page.locator(".retro-line")
+            page.wait_for_selector(".retro-paper:has-text('NAME')")
             line.fill("bea")
             line.press("Enter")
-            page.wait_for_selector("#line[type=password]")
+            page.wait_for_selector(".retro-line[type=password]")
             line.press("Enter")  # a guest
-            page.wait_for_selector("#line[type=text]")
+            page.wait_for_selector(".retro-line[type=text]")
             line.fill("who")
             line.press("Enter")
-            page.wait_for_selector("#paper:has-text('2 players on line')")
+            page.wait_for_selector(
+                ".retro-paper:has-text('2 players on line')")
             assert "bea" in ada.ask("who")
             line.press("Control+d")
-            page.wait_for_selector("#paper:has-text('The line is closed')")
-            assert "dreams" in page.inner_text("#paper")
+            page.wait_for_selector(
+                ".retro-status:has-text('The line is closed.')")
+            assert "dreams" in page.inner_text(".retro-paper")
+            assert page.text_content(".retro-play").strip() == (
+                "Join the room again")
+    finally:
+        room.close()
+
+
+@pytest.mark.book
+def test_the_rooms_page_is_the_books_paper(tmp_path):
+    """The page the door serves is the book's panel, with the room for its
+    engine: the same script and style, the same keys (a paste of several
+    lines, the arrows through the history), and a password unseen."""
+    import browser as b  # tests/browser.py
+
+    missing = b.missing_browser()
+    if missing:
+        pytest.skip(missing)
+    from test_page_browser import type_lines  # as the book's pages are typed
+
+    room = web_room(tmp_path)
+    secret = "bea's own secret"
+    try:
+        with b.chromium() as launched:
+            reading = b.Reader(launched, f"http://127.0.0.1:{room.ports[1]}",
+                               1280)
+            page = reading.visit("/")
+            page.wait_for_selector(".retro-paper:has-text('NAME')")
+            type_lines(page, ["bea"])
+            page.wait_for_selector(".retro-line[type=password]")
+            for _ in ("PASSWORD?", "THE SAME AGAIN?"):
+                page.fill(".retro-line", secret)
+                page.press(".retro-line", "Enter")
+            page.wait_for_selector(".retro-paper:has-text('bea is yours')")
+            page.wait_for_selector(".retro-line[type=text]")
+            type_lines(page, ["who", "scores", "who"])  # 1 typed, 2 pasted
+            page.wait_for_function(
+                "() => document.querySelector('.retro-paper').textContent"
+                ".split('player on line:').length === 3")
+            history = []
+            for _ in range(5):
+                page.press(".retro-line", "ArrowUp")
+                history.append(page.input_value(".retro-line"))
+            assert history == ["who", "scores", "who", "bea", "bea"]
+            page.press(".retro-line", "ArrowDown")
+            assert page.input_value(".retro-line") == "who"
+            shown = page.text_content(".retro-paper")
+            assert secret not in shown
+            assert "PASSWORD? \n" in shown  # the end of the line, unseen
+            # each line after the question it answers, as the book's paper
+            assert "> who\n1 player on line:" in shown
+            assert "> scores\nNo games played yet." in shown
+            fetched = [url for _, url in reading.requests]
+            assert [url.rsplit("/", 1)[1] for url in fetched] == [
+                "", "page.css", "page.js"]
+            assert reading.errors == []
+            assert b.foreign_requests(reading) == []
+            reading.close()
     finally:
         room.close()

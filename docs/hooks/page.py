@@ -82,8 +82,15 @@ def installed_wheel(name: str) -> tuple[str, bytes]:
     return wheel(name, found.version, modules)
 
 
+PAPER = {"retro/wires/page.js": "javascripts/page.js",
+         "retro/wires/page.css": "stylesheets/page.css"}
+
+
 def on_files(files, config):
     root = Path(config.config_file_path).parent
+    for source, address in PAPER.items():
+        files.append(File.generated(config, address,
+                                    abs_src_path=str(root / source)))
     for name, data in (retro_wheel(root),
                        *(installed_wheel(name) for name in NEEDED)):
         files.append(File.generated(config, f"{WHEELS}/{name}",

@@ -80,8 +80,8 @@ class Connection:
     def __init__(self, server: Switchboard, *, write: Callable[[str], object],
                  close: Callable[[], object], waiting: Callable[[], int],
                  echo: Callable[[bool], object] = lambda hidden: None,
-                 host: str = "?", peer: str = "", login: str = "",
-                 proven: str = "", offered: str = "",
+                 echoing: bool = False, host: str = "?", peer: str = "",
+                 login: str = "", proven: str = "", offered: str = "",
                  ticket: Ticket | None = None):
         self.server, self.limits = server, server.limits
         self.write, self.hang_up, self.waiting = write, close, waiting
@@ -89,7 +89,7 @@ class Connection:
         self.host, self.peer, self.offered = host, peer, offered
         self.ticket = ticket
         self.tty = LineTeletype(self.send, roll_lines=self.limits.roll,
-                                echo=echo)
+                                echo=echo, echoing=echoing)
         self.lines = Lines(self.limits.line)
         self.budget = Budget(self.limits.burst, self.limits.rate)
         self.flowing = asyncio.Event()

@@ -28,7 +28,7 @@ class Line(Protocol):
 
 
 # write=, close=, waiting=, echo=, host=, peer=; for SSH also
-# login=, proven=, offered=, ticket=
+# login=, proven=, offered=, ticket=; for the web echoing= and ticket=
 Connect = Callable[..., Line]
 
 

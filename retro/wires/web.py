@@ -6,6 +6,8 @@ Tangled from literate/web.md, which explains it.
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib.resources
 import json
 from collections import deque
 from collections.abc import Sequence
@@ -51,7 +53,8 @@ class WebLine:
         host, port, *_ = self.socket.remote_address or ("?", 0)
         self.line = self.connect(write=self.write, close=self.close,
                                  waiting=self.waiting, echo=self.echo,
-                                 host=str(host), peer=f"web {host}:{port}",
+                                 echoing=True, host=str(host),
+                                 peer=f"web {host}:{port}",
                                  ticket=self.socket.ticket)
         self.socket.ticket = None  # the line's now
         self.line.opened()
@@ -147,16 +150,18 @@ def answer_request(connection, request, others: Sequence[str]):
     if headers.get("Upgrade", "").lower() == "websocket":
         return None if request.path == "/room" else connection.respond(
             404, "The room is at /room.\n")
-    if request.path not in ("/", "/index.html"):
+    if request.path in ("/", "/index.html"):
+        body, kind = PAGE.encode(), "text/html; charset=utf-8"
+    elif request.path in ASSETS:
+        name, kind = ASSETS[request.path]
+        body = asset(name)
+    else:
         return connection.respond(404, "Nothing here but the room, at /.\n")
-    body = PAGE.encode()
     return Response(200, "OK", Headers([
-        ("Content-Type", "text/html; charset=utf-8"),
-        ("Content-Length", str(len(body))),
-        ("Content-Security-Policy", "default-src 'self'; style-src "
-         "'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self' "
-         "ws: wss:"),
-        ("Cache-Control", "no-store")]), body)
+        ("Content-Type", kind), ("Content-Length", str(len(body))),
+        ("Content-Security-Policy", "default-src 'self'; style-src 'self' "
+         "'unsafe-inline'; connect-src 'self' ws: wss:"),
+        ("Cache-Control", "no-cache")]), body)
 
 
 async def open_web(connect: Connect, host: str, port: int, *, doors: Doors,
@@ -193,96 +198,56 @@ async def open_web(connect: Connect, host: str, port: int, *, doors: Doors,
             connection, request, tuple(origins)))
 
 
+ASSETS = {"/page.js": ("page.js", "text/javascript; charset=utf-8"),
+          "/page.css": ("page.css", "text/css; charset=utf-8")}
+
+
+@functools.cache
+def asset(name: str) -> bytes:
+    """The paper's script or style sheet, as the package holds it."""
+    return importlib.resources.files(__package__).joinpath(
+        name).read_bytes()
+
+
 LOOK = """
-body { margin: 0; background: #f4f1e8; color: #222; }
+:root { --md-primary-fg-color: #4051b5; --md-code-bg-color: #f5f5f5;
+        --md-default-bg-color: #fff; --md-code-fg-color: #36464e;
+        --md-default-fg-color: rgba(0, 0, 0, .87);
+        --md-default-fg-color--lighter: rgba(0, 0, 0, .32);
+        --md-code-font-family: ui-monospace, monospace; }
+body { margin: 0; background: #fff; color: #222;
+       font: 16px/1.5 system-ui, sans-serif; }
 main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
-#paper { font: 15px/1.35 monospace; white-space: pre-wrap;
-         overflow-wrap: anywhere; margin: 0; }
-#line { font: 15px monospace; width: 100%; box-sizing: border-box;
-        border: 0; border-bottom: 1px solid #888; background: transparent;
-        padding: .2rem 0; outline: none; }
-#again { display: none; margin-top: .5rem; }
-"""
-PAPER = """
-<pre id="paper" aria-live="polite"></pre>
-<input id="line" autocomplete="off" autocapitalize="off" spellcheck="false"
-       aria-label="What you type">
-<button id="again" type="button">Connect again</button>
+.md-typeset .retro-paper { max-height: 70vh; }
+.md-button { cursor: pointer; border-radius: .1rem;
+             border: .1rem solid var(--md-primary-fg-color);
+             color: var(--md-primary-fg-color); background: none; }
+.md-button--primary { color: #fff;
+                      background: var(--md-primary-fg-color); }
 """
 
 
-PRINT = """
-const paper = document.getElementById("paper");
-const line = document.getElementById("line");
-const again = document.getElementById("again");
-const typed = [];
-let back = 0, socket = null;
-function print(text) {
-  paper.append(text);
-  line.scrollIntoView({block: "nearest"});
-}
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify(message));
-  }
-}
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(scheme + "//" + location.host + "/room");
-  again.style.display = "none";
-  socket.onmessage = (event) => {
-    const said = JSON.parse(event.data);
-    if (typeof said.text === "string") print(said.text);
-    if (typeof said.hidden === "boolean") {
-      line.type = said.hidden ? "password" : "text";
-    }
-    if (typeof said.completed === "string") line.value = said.completed;
-  };
-  socket.onclose = () => {
-    print("\\n[The line is closed.]\\n");
-    line.type = "text";
-    again.style.display = "block";
-  };
-}
-"""
-
-
-TYPE = """
-line.addEventListener("keydown", (event) => {
-  if (event.key === "Enter") {
-    const text = line.value;
-    line.value = "";
-    print(line.type === "password" ? "\\n" : text + "\\n");
-    if (line.type !== "password" && text.trim()) typed.push(text);
-    back = typed.length;
-    send({line: text});
-  } else if (event.ctrlKey && event.key === "c" && !line.value) {
-    event.preventDefault();
-    send({key: "interrupt"});
-  } else if (event.ctrlKey && event.key === "d" && !line.value) {
-    event.preventDefault();
-    send({key: "end"});
-  } else if (event.key === "Tab") {
-    event.preventDefault();
-    send({tab: line.value});
-  } else if (event.key === "ArrowUp" && line.type !== "password" && back) {
-    event.preventDefault();
-    line.value = typed[--back];
-  } else if (event.key === "ArrowDown" && line.type !== "password") {
-    event.preventDefault();
-    back = Math.min(typed.length, back + 1);
-    line.value = typed[back] || "";
-  }
-});
-again.addEventListener("click", () => { connect(); line.focus(); });
-connect();
-line.focus();
+PANEL = """
+<div class="retro-page" data-room="/room">
+<p class="retro-controls"><button type="button" class="md-button
+ md-button--primary retro-play" data-again="Join the room again">
+Join the room</button></p>
+<p class="retro-status" role="status"></p>
+<pre class="retro-paper" role="log" aria-live="polite"
+ aria-label="the paper" tabindex="0" hidden></pre>
+<form class="retro-typing" hidden><label>Your line
+<input class="retro-line" type="text" autocomplete="off" autocapitalize="off"
+ spellcheck="false" enterkeyhint="send"></label>
+<button type="button" class="md-button retro-stop"
+ title="Interrupt, as Ctrl-C does">Ctrl-C</button></form>
+</div>
 """
 
 
 PAGE = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, "
         "initial-scale=1\">\n<title>Retro: the machine room</title>\n"
-        "<style>" + LOOK + "</style></head>\n<body><main>" + PAPER
-        + "</main>\n<script>\n\"use strict\";" + PRINT + TYPE
-        + "</script></body></html>\n")
+        "<link rel=\"stylesheet\" href=\"/page.css\">\n"
+        "<style>" + LOOK + "</style></head>\n<body><main class=\"md-typeset\">"
+        "<h1>The machine room</h1>" + PANEL + "</main>\n"
+        "<script src=\"/page.js\" defer></script></body></html>\n")

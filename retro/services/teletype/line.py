@@ -59,10 +59,11 @@ class LineTeletype(Teletype):
     def __init__(self, send: Callable[[str], object], *,
                  idle: float | None = None, roll_lines: int | None = None,
                  echo: Callable[[bool], object] = lambda hidden: None,
-                 **options: Any):
+                 echoing: bool = False, **options: Any):
         super().__init__(**options)
         self.send, self.idle, self.roll_lines = send, idle, roll_lines
         self.echo = echo  # hides what the player types, or shows it again
+        self.echoing = echoing  # sends each answer back: the client does not
         self.lines: deque[bytes | str | Signal] = deque()  # heard, not asked
         self.ended: Signal | None = None
         self.listening: asyncio.Future[object] | None = None
@@ -122,9 +123,9 @@ class LineTeletype(Teletype):
                 self.echo(False)
         if isinstance(line, (str, bytes)):
             answer = clean(line)
-            self._keep(self._fold("\n" if hidden else answer + "\n"))
+            self._answered(self._fold("\n" if hidden else answer + "\n"))
             return answer
-        self._keep(self._fold("\n"))
+        self._answered(self._fold("\n"))
         self.carriage.home()
         self._interrupted = False
         if line is Signal.INTERRUPT or line is Signal.GOING_DOWN:
@@ -180,3 +181,10 @@ class LineTeletype(Teletype):
             text = "".join(self.typed)
             self.typed.clear()
             self.send(text)
+
+    def _answered(self, text: str) -> None:
+        """An answer, or the end of its line, on the roll; and printed, for
+        a client that shows nothing of its own typing."""
+        self._keep(text)
+        if self.echoing:
+            self._print(text)

@@ -576,7 +576,7 @@ def test_a_penney_game_from_a_kept_bankroll_replays_at_a_terminal(
     games, and the command replays game 2 as the page played it."""
     lines = WHOLE_GAMES["penney"]
     page = reader.visit("/book/penney/?seed=4")
-    page.evaluate("localStorage.clear()")
+    clear_records(page)
     play_whole_game(page, lines)
     page.click("button.retro-play")  # game 2, from game 1's bankroll
     page.wait_for_function("document.querySelector('.retro-seed')"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import socket
 import time
 
@@ -250,5 +251,144 @@ def test_a_browser_plays_in_the_room_beside_a_telnet_player(tmp_path):
             line.press("Control+d")
             page.wait_for_selector("#paper:has-text('The line is closed')")
             assert "dreams" in page.inner_text("#paper")
+    finally:
+        room.close()
+
+
+class Browser:
+    """The web door's page in a browser context of its own (a browser of
+    its own, as far as the room can tell), read as a telnet Player is: up
+    to what is awaited on the paper, waiting on the page, never the clock."""
+
+    def __init__(self, chromium, port: int):
+        self.context = chromium.new_context()
+        self.context.set_default_timeout(WAIT * 1000)
+        self.page = self.context.new_page()
+        self.page.goto(f"http://127.0.0.1:{port}/")
+        self.line, self.read = self.page.locator("#line"), 0
+
+    def expect(self, text: str) -> str:
+        """The paper from where the last expect ended up to `text`."""
+        end = self.page.wait_for_function(
+            """([text, read]) => {
+                 const at = document.getElementById("paper").textContent
+                   .indexOf(text, read);
+                 return at < 0 ? null : at + text.length;
+               }""", arg=[text, self.read]).json_value()
+        seen = self.page.evaluate(
+            """([from, to]) => document.getElementById("paper").textContent
+                 .slice(from, to)""", [self.read, end])
+        self.read = end
+        return seen
+
+    def say(self, line: str) -> None:
+        self.line.fill(line)
+        self.line.press("Enter")
+
+    def ask(self, line: str, until: str = "> ") -> str:
+        self.say(line)
+        return self.expect(until)
+
+    def press(self, keys: str, until: str) -> str:
+        self.line.press(keys)
+        return self.expect(until)
+
+    def log_in(self, name: str, password: str) -> str:
+        """Claim `name`: the password typed twice, in a hidden line."""
+        told = self.expect("NAME")
+        self.say(name)
+        told += self.expect("PASSWORD? ")
+        self.page.wait_for_selector("#line[type=password]")
+        self.say(password)
+        told += self.expect("AGAIN? ")
+        self.say(password)
+        told += self.expect("> ")
+        self.page.wait_for_selector("#line[type=text]")
+        return told
+
+
+class Terminal:
+    """OpenSSH's client in a terminal of its own (pexpect), logged in."""
+
+    def __init__(self, port: int, name: str):
+        import pexpect
+
+        self.ssh = pexpect.spawn(
+            shutil.which("ssh"), ["-p", str(port), "-o",
+                                  "StrictHostKeyChecking=no", "-o",
+                                  "UserKnownHostsFile=/dev/null", "-o",
+                                  "PubkeyAuthentication=no", "-o",
+                                  "LogLevel=ERROR", f"{name}@127.0.0.1"],
+            encoding="utf-8", timeout=WAIT, dimensions=(24, 80))
+        self.ssh.expect_exact("PASSWORD? ")
+        self.ssh.sendline("")  # a guest
+        self.ssh.expect_exact("> ")
+
+    def ask(self, line: str, until: str = "> ") -> str:
+        self.ssh.sendline(line)
+        self.ssh.expect_exact(until)
+        return self.ssh.before + until
+
+
+def test_two_browsers_a_telnet_and_an_ssh_player_share_one_room(tmp_path):
+    from browser import chromium, missing_browser  # tests/browser.py
+    from served import move
+
+    missing = missing_browser()
+    if missing:
+        pytest.skip(missing)
+    pytest.importorskip("asyncssh", reason="SSH needs asyncssh")
+    pytest.importorskip("pexpect")
+    if shutil.which("ssh") is None:
+        pytest.skip("no OpenSSH client (apt-get install openssh-client)")
+    room = Web(tmp_path / "home", limits_of(pause=0.0), ssh=True,
+               operator="ada")
+    try:
+        ada = Player(room.port, "ada")  # telnet, and the operator
+        sam = Terminal(room.ports[2], "sam")
+        with chromium() as browsers:
+            bea, cy = (Browser(browsers, room.ports[1]) for _ in range(2))
+            bea.log_in("bea", "bea's own secret")
+            cy.log_in("cy", "cy's own secret")
+            seen = cy.ask("who")
+            assert "4 players on line" in seen
+            assert all(name in seen for name in ("ada", "bea", "sam"))
+            assert "4 players on line" in sam.ask("who")
+            doors = ada.ask("who")  # the operator's WHO names the doors
+            assert doors.count("web 127.0.0.1:") == 2
+            assert "telnet 127.0.0.1:" in doors and "ssh 127.0.0.1:" in doors
+
+            bea.ask("hexapawn", "MOVE? ")  # a game in a browser teaches HER
+            while "ANOTHER GAME" not in move(bea):
+                pass
+            bea.ask("n")
+            assert "HER HAS PLAYED 1 GAME" in ada.ask("her", "MOVE? ")
+            ada.ask("quit")
+
+            ada.ask("reset her", "(Y OR N)? ")
+            ada.ask("y")
+            reset = "ada RESET HER: SHE FORGOT WHAT SHE LEARNED IN 1 GAME"
+            for page in (bea, cy):
+                assert reset in page.expect("***\n")
+
+            bea.ask("hexapawn", "MOVE? ")  # Ctrl-C leaves the game
+            assert "GAME ABANDONED" in bea.press("Control+c", "> ")
+            assert "To leave the room, type QUIT." in bea.press(
+                "Control+c", "> ")
+            assert "dreams" in bea.ask("quit", "[The line is closed.]")
+            room.until(lambda: "bea" not in room.server.players)
+            assert "3 players on line" in ada.ask("who")
+
+            cy.ask("hexapawn", "MOVE? ")
+            cy.page.close()  # the tab, in the middle of a game
+            room.until(lambda: "cy" not in room.server.players)
+            seen = sam.ask("who")
+            assert "2 players on line" in seen and "cy" not in seen
+        assert [result.player for result in
+                room.store().results("hexapawn")] == ["bea"]
+        sam.ssh.sendline("quit")
+        sam.ssh.expect(__import__("pexpect").EOF)
+        sam.ssh.close()
+        assert sam.ssh.exitstatus == 0
     finally:
         room.close()

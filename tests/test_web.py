@@ -7,7 +7,9 @@ must refuse, with the figure it must hold.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import shutil
 import socket
 import time
@@ -69,11 +71,87 @@ class Page:
         return told + await self.until("> ")
 
 
-def connect(room: Web, origin: str | None = None):
+def connect(room: Web, origin: str | None = None,
+            source: str = "127.0.0.1"):
     from websockets.asyncio.client import connect as open_socket
 
     return open_socket(f"ws://127.0.0.1:{room.ports[1]}/room",
-                       origin=origin, open_timeout=WAIT)
+                       origin=origin, open_timeout=WAIT,
+                       local_addr=(source, 0))
+
+
+async def honest(room: Web, name: str = "gus",
+                 source: str = "127.0.0.1") -> float:
+    """An honest web player logs in as a guest: how long it took, in
+    seconds, measured here."""
+    started = time.monotonic()
+    async with connect(room, source=source) as socket:
+        await Page(socket).log_in(name)
+        took = time.monotonic() - started
+        await Page(socket).say("quit")
+    return took
+
+
+def frame(payload: bytes, opcode: int = 0x1, fin: bool = True) -> bytes:
+    """One WebSocket frame as a client sends it, masked (RFC 6455, 5.2)."""
+    mask, size = os.urandom(4), len(payload)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 2 ** 16:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    return head + mask + bytes(byte ^ mask[at % 4]
+                               for at, byte in enumerate(payload))
+
+
+def line_frame(line: str) -> bytes:
+    return frame(json.dumps({"line": line}).encode())
+
+
+def opened(room: Web, source: str = "127.0.0.1",
+           receiving: int | None = None) -> socket.socket:
+    """A WebSocket opened by hand on a plain socket (its receive buffer
+    `receiving` bytes, if given), read no further than the handshake."""
+    sock = socket.socket()
+    if receiving is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receiving)
+    sock.settimeout(WAIT)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", room.ports[1]))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET /room HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):  # a byte at a time: no more
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+def closing_frame(sock: socket.socket) -> tuple[int, str]:
+    """Read the server's frames until its Close: the code and reason."""
+    def exactly(count: int) -> bytes:
+        data = b""
+        while len(data) < count:
+            piece = sock.recv(count - len(data))
+            assert piece, "closed without a Close frame"
+            data += piece
+        return data
+    while True:
+        first, second = exactly(2)
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(exactly(2), "big")
+        elif size == 127:
+            size = int.from_bytes(exactly(8), "big")
+        payload = exactly(size)
+        if first & 0x0F == 0x8:
+            return (int.from_bytes(payload[:2], "big"),
+                    payload[2:].decode("utf-8", "replace"))
 
 
 def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
@@ -103,20 +181,28 @@ def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
 def test_a_page_from_another_site_is_refused(tmp_path):
     room = web_room(tmp_path)
     try:
-        async def attempts() -> list[str]:
-            found = []
-            for origin in ("http://evil.example",
-                           f"http://127.0.0.1:{room.ports[1]}",
-                           "https://friends.example"):
-                try:
-                    async with connect(room, origin) as socket:
-                        await Page(socket).until("NAME")
-                        found.append("open")
-                except websockets.exceptions.InvalidStatus as refused:
-                    found.append(str(refused.response.status_code))
-            return found
-        assert asyncio.run(asyncio.wait_for(attempts(), 30)) == [
-            "403", "open", "open"]
+        async def attempt(origin: str, source: str = "127.0.0.1") -> str:
+            try:
+                async with connect(room, origin, source) as socket:
+                    await Page(socket).until("NAME")
+                    return "open"
+            except websockets.exceptions.InvalidStatus as refused:
+                return str(refused.response.status_code)
+            except (websockets.exceptions.InvalidMessage, OSError):
+                return "cut"  # pushed out of the waiting room, unanswered
+
+        async def attempts() -> tuple[list[str], list[str], float]:
+            found = [await attempt(origin) for origin in (
+                "http://evil.example", f"http://127.0.0.1:{room.ports[1]}",
+                "https://friends.example")]
+            stranger = asyncio.gather(*(attempt(  # a hundred at once
+                "http://evil.example", "127.0.0.2") for _ in range(100)))
+            took = await honest(room)  # while the stranger's pages knock
+            return found, await stranger, took
+        found, knocked, took = asyncio.run(asyncio.wait_for(attempts(), 30))
+        assert found == ["403", "open", "open"]
+        assert "403" in knocked and set(knocked) <= {"403", "cut"}
+        assert took < 2.0
     finally:
         room.close()
 
@@ -124,7 +210,7 @@ def test_a_page_from_another_site_is_refused(tmp_path):
 def test_a_frame_of_ten_megabytes_is_refused_and_others_play_on(tmp_path):
     room = web_room(tmp_path)
     try:
-        async def attack() -> tuple[int | None, float]:
+        async def big() -> int | None:
             socket = await connect(room)
             await Page(socket).until("NAME")
             try:
@@ -132,13 +218,14 @@ def test_a_frame_of_ten_megabytes_is_refused_and_others_play_on(tmp_path):
                 while True:
                     await asyncio.wait_for(socket.recv(), WAIT)
             except websockets.exceptions.ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else None
-            started = time.monotonic()
-            async with connect(room) as socket:
-                await Page(socket).log_in("gus")
-            return code, time.monotonic() - started
-        code, took = asyncio.run(asyncio.wait_for(attack(), 60))
-        assert code == 1009  # "message too big"
+                return closed.rcvd.code if closed.rcvd else None
+
+        async def attack() -> tuple[list, float]:
+            sending = asyncio.gather(*(big() for _ in range(4)))
+            took = await honest(room)  # while 40 MB are on their way
+            return await sending, took
+        codes, took = asyncio.run(asyncio.wait_for(attack(), 60))
+        assert codes == [1009] * 4  # "message too big"
         assert took < 2.0
     finally:
         room.close()
@@ -204,6 +291,9 @@ def test_guesses_over_the_web_count_with_the_other_doors(tmp_path):
         thief.expect("PASSWORD? ")
         thief.say("one more guess")
         assert "refused for" in thief.closed()
+        took = asyncio.run(asyncio.wait_for(honest(room, source="127.0.0.2"),
+                                            30))
+        assert took < 2.0  # from another address, while this one is refused
     finally:
         room.close()
 
@@ -390,5 +480,74 @@ def test_two_browsers_a_telnet_and_an_ssh_player_share_one_room(tmp_path):
         sam.ssh.expect(__import__("pexpect").EOF)
         sam.ssh.close()
         assert sam.ssh.exitstatus == 0
+    finally:
+        room.close()
+
+
+def test_a_web_client_that_never_reads_is_cut_and_others_play_on(tmp_path):
+    room = web_room(tmp_path, closing=0.5)
+    ada = Player(room.port, "ada")
+    try:
+        sock = opened(room, receiving=4096)  # and never read again
+        sock.sendall(line_frame("nora") + line_frame(""))  # a guest
+        room.until(lambda: "nora" in room.server.players)
+        nora = room.server.players["nora"].connection
+        heard, take = [0], nora.take
+
+        def counted(data: bytes) -> None:  # the lines the room has heard
+            heard[0] += data.count(b"\n")
+            take(data)
+        nora.take = counted
+        most, sent, took = [0], 0, None
+        holding = room.server.limits.output // 4  # as Web.listen gives it
+
+        def taken_or_cut() -> bool:
+            most[0] = max(most[0], nora.waiting())
+            return nora.closed or (heard[0] >= sent and nora.tty.pending == 0)
+        while not nora.closed:  # HELP in batches its allowance pays for
+            try:
+                sock.sendall(line_frame("help") * 20)
+            except OSError:
+                break  # cut off while sending: that is the answer
+            sent += 20
+            room.until(taken_or_cut)
+            if took is None and most[0] > holding:  # the room holds output
+                took = asyncio.run(asyncio.wait_for(honest(room), 30))
+                assert "ada (you)" in ada.ask("who")
+        room.until(lambda: "nora" not in room.server.players)
+        why = room.server.chronicle.counts.get("lines closed", {})
+        assert why.get("the line is not reading"), why
+        output = room.server.limits.output
+        assert most[0] <= output + 64 * 1024, most[0]  # nothing unbounded
+        assert took is not None and took < 2.0, took
+        assert "ada (you)" in ada.ask("who")
+        sock.close()
+    finally:
+        room.close()
+
+
+def test_a_message_in_endless_fragments_is_refused_at_8_kb(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        floods = [opened(room, source="127.0.0.2") for _ in range(10)]
+        piece = b"x" * 1000
+        for sock in floods:  # begun, and held just under the limit
+            sock.sendall(frame(piece, fin=False) + b"".join(
+                frame(piece, opcode=0x0, fin=False) for _ in range(7)))
+        took = asyncio.run(asyncio.wait_for(honest(room), 30))
+        refusals = []
+        for sock in floods:  # fragments on and on: 100 KB, twelve limits
+            try:
+                sock.sendall(frame(piece, opcode=0x0, fin=False) * 92)
+            except OSError:
+                pass  # cut off while sending: the answer is on its way
+            refusals.append(closing_frame(sock))
+            sock.close()
+        assert {code for code, _ in refusals} == {1009}  # "message too big"
+        for _, reason in refusals:  # one line: the ninth fragment is refused
+            assert "after reading 8000 bytes exceeds limit of 8192" in reason
+            assert "\n" not in reason
+        assert took < 2.0, took
+        room.until(lambda: not room.server.waiting)
     finally:
         room.close()

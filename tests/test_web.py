@@ -59,6 +59,16 @@ class Page:
     async def say(self, line: str) -> None:
         await self.socket.send(json.dumps({"line": line}))
 
+    async def closed(self) -> str:
+        """All the text that comes until the server closes the line."""
+        try:
+            while True:
+                message = json.loads(await asyncio.wait_for(
+                    self.socket.recv(), WAIT))
+                self.seen += message.get("text", "")
+        except websockets.exceptions.ConnectionClosed:
+            return self.seen
+
     async def log_in(self, name: str, password: str = "") -> str:
         told = await self.until("NAME")
         await self.say(name)
@@ -549,5 +559,24 @@ def test_a_message_in_endless_fragments_is_refused_at_8_kb(tmp_path):
             assert "\n" not in reason
         assert took < 2.0, took
         room.until(lambda: not room.server.waiting)
+    finally:
+        room.close()
+
+
+def test_a_web_line_pushed_out_of_the_waiting_room_is_told_why(tmp_path):
+    room = web_room(tmp_path, waiting=2)
+    try:
+        async def pushed() -> str:
+            async with connect(room) as socket:
+                page = Page(socket)
+                await page.until("NAME")
+                late = [Player(room.port),  # the same address; another
+                        Player(room.port, source="127.0.0.2")]
+                seen = await page.closed()
+                for player in late:
+                    player.close()
+                return seen
+        assert "TOO MANY WAITING TO LOG IN" in asyncio.run(
+            asyncio.wait_for(pushed(), 30))
     finally:
         room.close()

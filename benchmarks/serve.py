@@ -36,7 +36,7 @@ in time. The clients are asyncio streams in this process.
 - web (not run unless asked): --web N players at the web door (a
   WebSocket each, a JSON message a line, as the page sends them) at a
   person's pace, each a whole mind-reader match; then half at the web door
-  and half over telnet at once.
+  and half over telnet at once (arriving ARRIVALS a second between them).
 - shared (not run unless asked): two servers on one PostgreSQL (a real
   one, started as the tests start theirs), --shared N players split
   between them at a person's pace; then the same with the first server
@@ -265,7 +265,17 @@ class WebClient(Client):
         import json
 
         for line in data.decode().split("\r\n")[:-1]:
-            asyncio.ensure_future(self.socket.send(json.dumps({"line": line})))
+            asyncio.ensure_future(self.sending(json.dumps({"line": line})))
+
+    async def sending(self, message: str) -> None:
+        """Send, or let a line the server closed say why where it is
+        read (not as a task's unretrieved error)."""
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self.socket.send(message)
+        except ConnectionClosed:
+            pass
 
     def close(self) -> None:
         asyncio.ensure_future(self.socket.close())
@@ -647,11 +657,17 @@ async def web(count: int) -> None:
             sampling = asyncio.ensure_future(served.most_threads(done_playing))
             started = time.monotonic()
             webbed = count // 2 if mixed else count
+            # the two doors share the arrivals: ARRIVALS a second in all,
+            # what the server hashes claims at (both at ARRIVALS each
+            # filled the waiting room faster than the claims were hashed)
+            rate = ARRIVALS / 2 if mixed else ARRIVALS
             groups = await asyncio.wait_for(asyncio.gather(
                 players(served.ports["web"], webbed, "w",
-                        random.Random(count), (0.3, 0.9), kind=WebClient),
+                        random.Random(count), (0.3, 0.9), kind=WebClient,
+                        rate=rate),
                 players(served.port, count - webbed, "t",
-                        random.Random(count + 1), (0.3, 0.9))), LIMIT)
+                        random.Random(count + 1), (0.3, 0.9), rate=rate)),
+                LIMIT)
             took = time.monotonic() - started
             done_playing.set()
             threads = await sampling
@@ -667,6 +683,10 @@ async def web(count: int) -> None:
         print(f"{count:4d} players: {len(done)}/{count} finished in "
               f"{took:5.1f} s; "
               f"{figures([t for c in done for t in c.latencies])}")
+        for door, kind in (("web", WebClient), ("telnet", Client)):
+            lines = [t for c in done if type(c) is kind for t in c.latencies]
+            if mixed and lines:  # each door's lines, in the same run
+                print(f"     {door:>6}: {figures(lines)}")
         print(f"     store: {right} of {len(done)} finished matches recorded "
               f"once; server RSS peak {rss:.0f} MB; threads at most "
               f"{threads}")

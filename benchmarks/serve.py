@@ -36,7 +36,10 @@ in time. The clients are asyncio streams in this process.
 - web (not run unless asked): --web N players at the web door (a
   WebSocket each, a JSON message a line, as the page sends them) at a
   person's pace, each a whole mind-reader match; then half at the web door
-  and half over telnet at once (arriving ARRIVALS a second between them).
+  and half over telnet at once (arriving ARRIVALS a second between them);
+  then (or alone, as webcost) 50 players answering as fast as the server
+  does for --seconds at each door: the event loop's CPU a line, web and
+  telnet.
 - shared (not run unless asked): two servers on one PostgreSQL (a real
   one, started as the tests start theirs), --shared N players split
   between them at a person's pace; then the same with the first server
@@ -694,6 +697,30 @@ async def web(count: int) -> None:
             print(f"     failed: {error!r}")
 
 
+async def door_cost(count: int, seconds: float) -> None:
+    """`count` players answering as fast as the server does, at the web
+    door and then over telnet: the event loop's CPU a line at each."""
+    print(f"== web cost: {count} players answering at once, {seconds:g} s "
+          f"at each door; the event loop's CPU a line")
+    for door, kind in (("web", WebClient), ("telnet", Client)):
+        with tempfile.TemporaryDirectory() as home:
+            served = Served(Path(home), "--web", "0", players=count + 10)
+            before = served.cpu()
+            clients = await asyncio.wait_for(players(
+                served.ports[door], count, "c", random.Random(7), (0, 0),
+                matches=10 ** 6, until=time.time() + seconds, kind=kind,
+                rate=count), LIMIT)
+            loop = served.cpu()["loop"] - before["loop"]
+            done = [c for c in clients if not isinstance(c, BaseException)]
+            lines = sum(c.lines for c in done)
+            for c in done:
+                c.close()
+            served.stop()
+        print(f"  {door:>6}: {lines} lines; the loop's CPU "
+              f"{1e6 * loop / max(lines, 1):.0f} us a line; "
+              f"{len(failures(clients))} failed")
+
+
 async def main(args) -> None:
     parts = args.parts.split(",")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
@@ -710,6 +737,8 @@ async def main(args) -> None:
         await ssh_bet()
     if "web" in parts:
         await web(args.web)
+    if "web" in parts or "webcost" in parts:
+        await door_cost(50, args.seconds)
     if "shared" in parts:
         for fault in args.faults.split(","):
             await shared(args.shared, "" if fault == "none" else fault)

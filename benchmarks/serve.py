@@ -36,7 +36,10 @@ in time. The clients are asyncio streams in this process.
 - web (not run unless asked): --web N players at the web door (a
   WebSocket each, a JSON message a line, as the page sends them) at a
   person's pace, each a whole mind-reader match; then half at the web door
-  and half over telnet at once.
+  and half over telnet at once (arriving ARRIVALS a second between them);
+  then (or alone, as webcost) 50 players answering as fast as the server
+  does for --seconds at each door: the event loop's CPU a line, web and
+  telnet.
 - shared (not run unless asked): two servers on one PostgreSQL (a real
   one, started as the tests start theirs), --shared N players split
   between them at a person's pace; then the same with the first server
@@ -265,7 +268,17 @@ class WebClient(Client):
         import json
 
         for line in data.decode().split("\r\n")[:-1]:
-            asyncio.ensure_future(self.socket.send(json.dumps({"line": line})))
+            asyncio.ensure_future(self.sending(json.dumps({"line": line})))
+
+    async def sending(self, message: str) -> None:
+        """Send, or let a line the server closed say why where it is
+        read (not as a task's unretrieved error)."""
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self.socket.send(message)
+        except ConnectionClosed:
+            pass
 
     def close(self) -> None:
         asyncio.ensure_future(self.socket.close())
@@ -647,11 +660,17 @@ async def web(count: int) -> None:
             sampling = asyncio.ensure_future(served.most_threads(done_playing))
             started = time.monotonic()
             webbed = count // 2 if mixed else count
+            # the two doors share the arrivals: ARRIVALS a second in all,
+            # what the server hashes claims at (both at ARRIVALS each
+            # filled the waiting room faster than the claims were hashed)
+            rate = ARRIVALS / 2 if mixed else ARRIVALS
             groups = await asyncio.wait_for(asyncio.gather(
                 players(served.ports["web"], webbed, "w",
-                        random.Random(count), (0.3, 0.9), kind=WebClient),
+                        random.Random(count), (0.3, 0.9), kind=WebClient,
+                        rate=rate),
                 players(served.port, count - webbed, "t",
-                        random.Random(count + 1), (0.3, 0.9))), LIMIT)
+                        random.Random(count + 1), (0.3, 0.9), rate=rate)),
+                LIMIT)
             took = time.monotonic() - started
             done_playing.set()
             threads = await sampling
@@ -667,11 +686,39 @@ async def web(count: int) -> None:
         print(f"{count:4d} players: {len(done)}/{count} finished in "
               f"{took:5.1f} s; "
               f"{figures([t for c in done for t in c.latencies])}")
+        for door, kind in (("web", WebClient), ("telnet", Client)):
+            lines = [t for c in done if type(c) is kind for t in c.latencies]
+            if mixed and lines:  # each door's lines, in the same run
+                print(f"     {door:>6}: {figures(lines)}")
         print(f"     store: {right} of {len(done)} finished matches recorded "
               f"once; server RSS peak {rss:.0f} MB; threads at most "
               f"{threads}")
         for error in failures(clients)[:3]:
             print(f"     failed: {error!r}")
+
+
+async def door_cost(count: int, seconds: float) -> None:
+    """`count` players answering as fast as the server does, at the web
+    door and then over telnet: the event loop's CPU a line at each."""
+    print(f"== web cost: {count} players answering at once, {seconds:g} s "
+          f"at each door; the event loop's CPU a line")
+    for door, kind in (("web", WebClient), ("telnet", Client)):
+        with tempfile.TemporaryDirectory() as home:
+            served = Served(Path(home), "--web", "0", players=count + 10)
+            before = served.cpu()
+            clients = await asyncio.wait_for(players(
+                served.ports[door], count, "c", random.Random(7), (0, 0),
+                matches=10 ** 6, until=time.time() + seconds, kind=kind,
+                rate=count), LIMIT)
+            loop = served.cpu()["loop"] - before["loop"]
+            done = [c for c in clients if not isinstance(c, BaseException)]
+            lines = sum(c.lines for c in done)
+            for c in done:
+                c.close()
+            served.stop()
+        print(f"  {door:>6}: {lines} lines; the loop's CPU "
+              f"{1e6 * loop / max(lines, 1):.0f} us a line; "
+              f"{len(failures(clients))} failed")
 
 
 async def main(args) -> None:
@@ -690,6 +737,8 @@ async def main(args) -> None:
         await ssh_bet()
     if "web" in parts:
         await web(args.web)
+    if "web" in parts or "webcost" in parts:
+        await door_cost(50, args.seconds)
     if "shared" in parts:
         for fault in args.faults.split(","):
             await shared(args.shared, "" if fault == "none" else fault)

@@ -209,6 +209,20 @@ def ask_are_you_there(socks: list[socket.socket], seconds: float,
     return open_ones
 
 
+MOVES = ("7-4", "8-5", "9-6", "4-1", "5-2", "6-3", "7-5", "8-4", "8-6",
+         "9-5", "4-2", "5-1", "5-3", "6-2")
+
+
+def move(player) -> str:
+    """Make the first legal move of MOVES at HER's board (`player` is
+    anything with `ask`, a telnet player or a browser); what followed it."""
+    for candidate in MOVES:
+        seen = player.ask(candidate, "? ")
+        if "ILLEGAL" not in seen and "TYPE A MOVE" not in seen:
+            return seen
+    raise AssertionError("no legal move")
+
+
 def operator_resets_her(store, op: Player, other: Player) -> str:
     """HER as if she had played 240 games (put in `store`), then `op`
     resets her: what `other` is told."""

@@ -20,7 +20,7 @@ from retro.services.store import FILENAME, Store
 from retro.wires.lines import Lines
 from retro.wires.telnet import (AYT, DO, DONT, IAC, IP, SB, SE, WILL, WONT,
                                 Telnet)
-from served import WAIT, Player, bet  # tests/served.py, beside this file
+from served import WAIT, Player, bet, move  # tests/served.py, beside this
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,19 +101,6 @@ def test_two_players_see_each_other_in_who(served):
     assert re.search(r"bob\s+playing Hexapawn", seen)
     bob.ask("quit")
     assert re.search(r"bob \(you\)\s+in the machine room", bob.ask("w"))
-
-
-MOVES = ("7-4", "8-5", "9-6", "4-1", "5-2", "6-3", "7-5", "8-4", "8-6",
-         "9-5", "4-2", "5-1", "5-3", "6-2")
-
-
-def move(player: Player) -> str:
-    """Make the first legal move of MOVES; what followed it."""
-    for candidate in MOVES:
-        seen = player.ask(candidate, "? ")
-        if "ILLEGAL" not in seen and "TYPE A MOVE" not in seen:
-            return seen
-    raise AssertionError("no legal move")
 
 
 def test_two_games_against_the_one_her_at_once_lose_no_bead(served):

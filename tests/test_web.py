@@ -7,7 +7,10 @@ must refuse, with the figure it must hold.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import shutil
 import socket
 import time
 
@@ -59,6 +62,16 @@ class Page:
     async def say(self, line: str) -> None:
         await self.socket.send(json.dumps({"line": line}))
 
+    async def closed(self) -> str:
+        """All the text that comes until the server closes the line."""
+        try:
+            while True:
+                message = json.loads(await asyncio.wait_for(
+                    self.socket.recv(), WAIT))
+                self.seen += message.get("text", "")
+        except websockets.exceptions.ConnectionClosed:
+            return self.seen
+
     async def log_in(self, name: str, password: str = "") -> str:
         told = await self.until("NAME")
         await self.say(name)
@@ -71,11 +84,87 @@ class Page:
         return told + await self.until("> ")
 
 
-def connect(room: Web, origin: str | None = None):
+def connect(room: Web, origin: str | None = None,
+            source: str = "127.0.0.1"):
     from websockets.asyncio.client import connect as open_socket
 
     return open_socket(f"ws://127.0.0.1:{room.ports[1]}/room",
-                       origin=origin, open_timeout=WAIT)
+                       origin=origin, open_timeout=WAIT,
+                       local_addr=(source, 0))
+
+
+async def honest(room: Web, name: str = "gus",
+                 source: str = "127.0.0.1") -> float:
+    """An honest web player logs in as a guest: how long it took, in
+    seconds, measured here."""
+    started = time.monotonic()
+    async with connect(room, source=source) as socket:
+        await Page(socket).log_in(name)
+        took = time.monotonic() - started
+        await Page(socket).say("quit")
+    return took
+
+
+def frame(payload: bytes, opcode: int = 0x1, fin: bool = True) -> bytes:
+    """One WebSocket frame as a client sends it, masked (RFC 6455, 5.2)."""
+    mask, size = os.urandom(4), len(payload)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 2 ** 16:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    return head + mask + bytes(byte ^ mask[at % 4]
+                               for at, byte in enumerate(payload))
+
+
+def line_frame(line: str) -> bytes:
+    return frame(json.dumps({"line": line}).encode())
+
+
+def opened(room: Web, source: str = "127.0.0.1",
+           receiving: int | None = None) -> socket.socket:
+    """A WebSocket opened by hand on a plain socket (its receive buffer
+    `receiving` bytes, if given), read no further than the handshake."""
+    sock = socket.socket()
+    if receiving is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receiving)
+    sock.settimeout(WAIT)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", room.ports[1]))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET /room HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):  # a byte at a time: no more
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+def closing_frame(sock: socket.socket) -> tuple[int, str]:
+    """Read the server's frames until its Close: the code and reason."""
+    def exactly(count: int) -> bytes:
+        data = b""
+        while len(data) < count:
+            piece = sock.recv(count - len(data))
+            assert piece, "closed without a Close frame"
+            data += piece
+        return data
+    while True:
+        first, second = exactly(2)
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(exactly(2), "big")
+        elif size == 127:
+            size = int.from_bytes(exactly(8), "big")
+        payload = exactly(size)
+        if first & 0x0F == 0x8:
+            return (int.from_bytes(payload[:2], "big"),
+                    payload[2:].decode("utf-8", "replace"))
 
 
 def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
@@ -105,20 +194,28 @@ def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
 def test_a_page_from_another_site_is_refused(tmp_path):
     room = web_room(tmp_path)
     try:
-        async def attempts() -> list[str]:
-            found = []
-            for origin in ("http://evil.example",
-                           f"http://127.0.0.1:{room.ports[1]}",
-                           "https://friends.example"):
-                try:
-                    async with connect(room, origin) as socket:
-                        await Page(socket).until("NAME")
-                        found.append("open")
-                except websockets.exceptions.InvalidStatus as refused:
-                    found.append(str(refused.response.status_code))
-            return found
-        assert asyncio.run(asyncio.wait_for(attempts(), 30)) == [
-            "403", "open", "open"]
+        async def attempt(origin: str, source: str = "127.0.0.1") -> str:
+            try:
+                async with connect(room, origin, source) as socket:
+                    await Page(socket).until("NAME")
+                    return "open"
+            except websockets.exceptions.InvalidStatus as refused:
+                return str(refused.response.status_code)
+            except (websockets.exceptions.InvalidMessage, OSError):
+                return "cut"  # pushed out of the waiting room, unanswered
+
+        async def attempts() -> tuple[list[str], list[str], float]:
+            found = [await attempt(origin) for origin in (
+                "http://evil.example", f"http://127.0.0.1:{room.ports[1]}",
+                "https://friends.example")]
+            stranger = asyncio.gather(*(attempt(  # a hundred at once
+                "http://evil.example", "127.0.0.2") for _ in range(100)))
+            took = await honest(room)  # while the stranger's pages knock
+            return found, await stranger, took
+        found, knocked, took = asyncio.run(asyncio.wait_for(attempts(), 30))
+        assert found == ["403", "open", "open"]
+        assert "403" in knocked and set(knocked) <= {"403", "cut"}
+        assert took < 2.0
     finally:
         room.close()
 
@@ -126,7 +223,7 @@ def test_a_page_from_another_site_is_refused(tmp_path):
 def test_a_frame_of_ten_megabytes_is_refused_and_others_play_on(tmp_path):
     room = web_room(tmp_path)
     try:
-        async def attack() -> tuple[int | None, float]:
+        async def big() -> int | None:
             socket = await connect(room)
             await Page(socket).until("NAME")
             try:
@@ -134,13 +231,14 @@ def test_a_frame_of_ten_megabytes_is_refused_and_others_play_on(tmp_path):
                 while True:
                     await asyncio.wait_for(socket.recv(), WAIT)
             except websockets.exceptions.ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else None
-            started = time.monotonic()
-            async with connect(room) as socket:
-                await Page(socket).log_in("gus")
-            return code, time.monotonic() - started
-        code, took = asyncio.run(asyncio.wait_for(attack(), 60))
-        assert code == 1009  # "message too big"
+                return closed.rcvd.code if closed.rcvd else None
+
+        async def attack() -> tuple[list, float]:
+            sending = asyncio.gather(*(big() for _ in range(4)))
+            took = await honest(room)  # while 40 MB are on their way
+            return await sending, took
+        codes, took = asyncio.run(asyncio.wait_for(attack(), 60))
+        assert codes == [1009] * 4  # "message too big"
         assert took < 2.0
     finally:
         room.close()
@@ -206,6 +304,9 @@ def test_guesses_over_the_web_count_with_the_other_doors(tmp_path):
         thief.expect("PASSWORD? ")
         thief.say("one more guess")
         assert "refused for" in thief.closed()
+        took = asyncio.run(asyncio.wait_for(honest(room, source="127.0.0.2"),
+                                            30))
+        assert took < 2.0  # from another address, while this one is refused
     finally:
         room.close()
 
@@ -325,5 +426,232 @@ def test_the_rooms_page_is_the_books_paper(tmp_path):
             assert reading.errors == []
             assert b.foreign_requests(reading) == []
             reading.close()
+    finally:
+        room.close()
+
+
+class Browser:
+    """The web door's page in a browser context of its own (a browser of
+    its own, as far as the room can tell), read as a telnet Player is: up
+    to what is awaited on the paper, waiting on the page, never the clock."""
+
+    def __init__(self, chromium, port: int):
+        self.context = chromium.new_context()
+        self.context.set_default_timeout(WAIT * 1000)
+        self.page = self.context.new_page()
+        self.page.goto(f"http://127.0.0.1:{port}/")
+        self.line, self.read = self.page.locator("#line"), 0
+
+    def expect(self, text: str) -> str:
+        """The paper from where the last expect ended up to `text`."""
+        end = self.page.wait_for_function(
+            """([text, read]) => {
+                 const at = document.getElementById("paper").textContent
+                   .indexOf(text, read);
+                 return at < 0 ? null : at + text.length;
+               }""", arg=[text, self.read]).json_value()
+        seen = self.page.evaluate(
+            """([from, to]) => document.getElementById("paper").textContent
+                 .slice(from, to)""", [self.read, end])
+        self.read = end
+        return seen
+
+    def say(self, line: str) -> None:
+        self.line.fill(line)
+        self.line.press("Enter")
+
+    def ask(self, line: str, until: str = "> ") -> str:
+        self.say(line)
+        return self.expect(until)
+
+    def press(self, keys: str, until: str) -> str:
+        self.line.press(keys)
+        return self.expect(until)
+
+    def log_in(self, name: str, password: str) -> str:
+        """Claim `name`: the password typed twice, in a hidden line."""
+        told = self.expect("NAME")
+        self.say(name)
+        told += self.expect("PASSWORD? ")
+        self.page.wait_for_selector("#line[type=password]")
+        self.say(password)
+        told += self.expect("AGAIN? ")
+        self.say(password)
+        told += self.expect("> ")
+        self.page.wait_for_selector("#line[type=text]")
+        return told
+
+
+class Terminal:
+    """OpenSSH's client in a terminal of its own (pexpect), logged in."""
+
+    def __init__(self, port: int, name: str):
+        import pexpect
+
+        self.ssh = pexpect.spawn(
+            shutil.which("ssh"), ["-p", str(port), "-o",
+                                  "StrictHostKeyChecking=no", "-o",
+                                  "UserKnownHostsFile=/dev/null", "-o",
+                                  "PubkeyAuthentication=no", "-o",
+                                  "LogLevel=ERROR", f"{name}@127.0.0.1"],
+            encoding="utf-8", timeout=WAIT, dimensions=(24, 80))
+        self.ssh.expect_exact("PASSWORD? ")
+        self.ssh.sendline("")  # a guest
+        self.ssh.expect_exact("> ")
+
+    def ask(self, line: str, until: str = "> ") -> str:
+        self.ssh.sendline(line)
+        self.ssh.expect_exact(until)
+        return self.ssh.before + until
+
+
+def test_two_browsers_a_telnet_and_an_ssh_player_share_one_room(tmp_path):
+    from browser import chromium, missing_browser  # tests/browser.py
+    from served import move
+
+    missing = missing_browser()
+    if missing:
+        pytest.skip(missing)
+    pytest.importorskip("asyncssh", reason="SSH needs asyncssh")
+    pytest.importorskip("pexpect")
+    if shutil.which("ssh") is None:
+        pytest.skip("no OpenSSH client (apt-get install openssh-client)")
+    room = Web(tmp_path / "home", limits_of(pause=0.0), ssh=True,
+               operator="ada")
+    try:
+        ada = Player(room.port, "ada")  # telnet, and the operator
+        sam = Terminal(room.ports[2], "sam")
+        with chromium() as browsers:
+            bea, cy = (Browser(browsers, room.ports[1]) for _ in range(2))
+            bea.log_in("bea", "bea's own secret")
+            cy.log_in("cy", "cy's own secret")
+            seen = cy.ask("who")
+            assert "4 players on line" in seen
+            assert all(name in seen for name in ("ada", "bea", "sam"))
+            assert "4 players on line" in sam.ask("who")
+            doors = ada.ask("who")  # the operator's WHO names the doors
+            assert doors.count("web 127.0.0.1:") == 2
+            assert "telnet 127.0.0.1:" in doors and "ssh 127.0.0.1:" in doors
+
+            bea.ask("hexapawn", "MOVE? ")  # a game in a browser teaches HER
+            while "ANOTHER GAME" not in move(bea):
+                pass
+            bea.ask("n")
+            assert "HER HAS PLAYED 1 GAME" in ada.ask("her", "MOVE? ")
+            ada.ask("quit")
+
+            ada.ask("reset her", "(Y OR N)? ")
+            ada.ask("y")
+            reset = "ada RESET HER: SHE FORGOT WHAT SHE LEARNED IN 1 GAME"
+            for page in (bea, cy):
+                assert reset in page.expect("***\n")
+
+            bea.ask("hexapawn", "MOVE? ")  # Ctrl-C leaves the game
+            assert "GAME ABANDONED" in bea.press("Control+c", "> ")
+            assert "To leave the room, type QUIT." in bea.press(
+                "Control+c", "> ")
+            assert "dreams" in bea.ask("quit", "[The line is closed.]")
+            room.until(lambda: "bea" not in room.server.players)
+            assert "3 players on line" in ada.ask("who")
+
+            cy.ask("hexapawn", "MOVE? ")
+            cy.page.close()  # the tab, in the middle of a game
+            room.until(lambda: "cy" not in room.server.players)
+            seen = sam.ask("who")
+            assert "2 players on line" in seen and "cy" not in seen
+        assert [result.player for result in
+                room.store().results("hexapawn")] == ["bea"]
+        sam.ssh.sendline("quit")
+        sam.ssh.expect(__import__("pexpect").EOF)
+        sam.ssh.close()
+        assert sam.ssh.exitstatus == 0
+    finally:
+        room.close()
+
+
+def test_a_web_client_that_never_reads_is_cut_and_others_play_on(tmp_path):
+    room = web_room(tmp_path, closing=0.5)
+    ada = Player(room.port, "ada")
+    try:
+        sock = opened(room, receiving=4096)  # and never read again
+        sock.sendall(line_frame("nora") + line_frame(""))  # a guest
+        room.until(lambda: "nora" in room.server.players)
+        nora = room.server.players["nora"].connection
+        heard, take = [0], nora.take
+
+        def counted(data: bytes) -> None:  # the lines the room has heard
+            heard[0] += data.count(b"\n")
+            take(data)
+        nora.take = counted
+        most, sent, took = [0], 0, None
+        holding = room.server.limits.output // 4  # as Web.listen gives it
+
+        def taken_or_cut() -> bool:
+            most[0] = max(most[0], nora.waiting())
+            return nora.closed or (heard[0] >= sent and nora.tty.pending == 0)
+        while not nora.closed:  # HELP in batches its allowance pays for
+            try:
+                sock.sendall(line_frame("help") * 20)
+            except OSError:
+                break  # cut off while sending: that is the answer
+            sent += 20
+            room.until(taken_or_cut)
+            if took is None and most[0] > holding:  # the room holds output
+                took = asyncio.run(asyncio.wait_for(honest(room), 30))
+                assert "ada (you)" in ada.ask("who")
+        room.until(lambda: "nora" not in room.server.players)
+        why = room.server.chronicle.counts.get("lines closed", {})
+        assert why.get("the line is not reading"), why
+        output = room.server.limits.output
+        assert most[0] <= output + 64 * 1024, most[0]  # nothing unbounded
+        assert took is not None and took < 2.0, took
+        assert "ada (you)" in ada.ask("who")
+        sock.close()
+    finally:
+        room.close()
+
+
+def test_a_message_in_endless_fragments_is_refused_at_8_kb(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        floods = [opened(room, source="127.0.0.2") for _ in range(10)]
+        piece = b"x" * 1000
+        for sock in floods:  # begun, and held just under the limit
+            sock.sendall(frame(piece, fin=False) + b"".join(
+                frame(piece, opcode=0x0, fin=False) for _ in range(7)))
+        took = asyncio.run(asyncio.wait_for(honest(room), 30))
+        refusals = []
+        for sock in floods:  # fragments on and on: 100 KB, twelve limits
+            try:
+                sock.sendall(frame(piece, opcode=0x0, fin=False) * 92)
+            except OSError:
+                pass  # cut off while sending: the answer is on its way
+            refusals.append(closing_frame(sock))
+            sock.close()
+        assert {code for code, _ in refusals} == {1009}  # "message too big"
+        for _, reason in refusals:  # one line: the ninth fragment is refused
+            assert "after reading 8000 bytes exceeds limit of 8192" in reason
+            assert "\n" not in reason
+        assert took < 2.0, took
+        room.until(lambda: not room.server.waiting)
+    finally:
+        room.close()
+
+
+def test_a_web_line_pushed_out_of_the_waiting_room_is_told_why(tmp_path):
+    room = web_room(tmp_path, waiting=2)
+    try:
+        async def pushed() -> str:
+            async with connect(room) as socket:
+                page = Page(socket)
+                await page.until("NAME")
+                late = [Player(room.port),  # the same address; another
+                        Player(room.port, source="127.0.0.2")]
+                seen = await page.closed()
+                for player in late:
+                    player.close()
+                return seen
+        assert "TOO MANY WAITING TO LOG IN" in asyncio.run(
+            asyncio.wait_for(pushed(), 30))
     finally:
         room.close()

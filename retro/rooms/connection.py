@@ -103,6 +103,8 @@ class Connection:
         refused = self.server.refusal(self.host)
         if refused is None and self.ticket is None:
             self.ticket = self.server.arrive(self.host, self.pushed)
+        elif self.ticket is not None:  # the wire's place: pushed, say why
+            self.ticket.drop = self.pushed
         if refused is not None or self.ticket is None:
             self.server.chronicle.note("connections refused", self.host)
             self.write((refused or self.server.no_place()) + "\n")

@@ -440,18 +440,18 @@ class Browser:
         self.context.set_default_timeout(WAIT * 1000)
         self.page = self.context.new_page()
         self.page.goto(f"http://127.0.0.1:{port}/")
-        self.line, self.read = self.page.locator("#line"), 0
+        self.line, self.read = self.page.locator(".retro-line"), 0
 
     def expect(self, text: str) -> str:
         """The paper from where the last expect ended up to `text`."""
         end = self.page.wait_for_function(
             """([text, read]) => {
-                 const at = document.getElementById("paper").textContent
+                 const at = document.querySelector(".retro-paper").textContent
                    .indexOf(text, read);
                  return at < 0 ? null : at + text.length;
                }""", arg=[text, self.read]).json_value()
         seen = self.page.evaluate(
-            """([from, to]) => document.getElementById("paper").textContent
+            """([from, to]) => document.querySelector(".retro-paper").textContent
                  .slice(from, to)""", [self.read, end])
         self.read = end
         return seen
@@ -473,12 +473,12 @@ class Browser:
         told = self.expect("NAME")
         self.say(name)
         told += self.expect("PASSWORD? ")
-        self.page.wait_for_selector("#line[type=password]")
+        self.page.wait_for_selector(".retro-line[type=password]")
         self.say(password)
         told += self.expect("AGAIN? ")
         self.say(password)
         told += self.expect("> ")
-        self.page.wait_for_selector("#line[type=text]")
+        self.page.wait_for_selector(".retro-line[type=text]")
         return told
 
 
@@ -550,7 +550,9 @@ def test_two_browsers_a_telnet_and_an_ssh_player_share_one_room(tmp_path):
             assert "GAME ABANDONED" in bea.press("Control+c", "> ")
             assert "To leave the room, type QUIT." in bea.press(
                 "Control+c", "> ")
-            assert "dreams" in bea.ask("quit", "[The line is closed.]")
+            assert "dreams" in bea.ask("quit", "dreams")
+            bea.page.wait_for_selector(  # said under the paper, not on it
+                ".retro-status:has-text('The line is closed.')")
             room.until(lambda: "bea" not in room.server.players)
             assert "3 players on line" in ada.ask("who")
 

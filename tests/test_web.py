@@ -71,11 +71,16 @@ class Page:
         return told + await self.until("> ")
 
 
-def connect(room: Web, origin: str | None = None):
+def connect(room: Web, origin: str | None = None, path: str = "/room"):
     from websockets.asyncio.client import connect as open_socket
 
-    return open_socket(f"ws://127.0.0.1:{room.ports[1]}/room",
+    return open_socket(f"ws://127.0.0.1:{room.ports[1]}{path}",
                        origin=origin, open_timeout=WAIT)
+
+
+def widest(text: str) -> int:
+    """The longest line of `text`, in characters."""
+    return max(len(line) for line in text.split("\n"))
 
 
 def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
@@ -98,6 +103,93 @@ def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
         assert "wes is yours" in seen
         assert "2 players on line" in seen and "ada" in seen
         assert "wes" in told_ada and "web 127.0.0.1:" not in told_ada
+    finally:
+        room.close()
+
+
+def test_the_room_folds_at_the_width_the_page_tells(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def web() -> tuple[str, str, str, str]:
+            async with connect(room) as socket:
+                page = Page(socket)
+                await page.log_in("wes")
+                await page.say("who")
+                wide = await page.until("\n> ")
+                await page.say("help")
+                wide_help = await page.until("\n> ")
+                await socket.send(json.dumps({"columns": 40}))
+                await page.say("who")
+                narrow = await page.until("\n> ")
+                await page.say("help")
+                return wide, wide_help, narrow, await page.until("\n> ")
+        wide, wide_help, narrow, narrow_help = asyncio.run(
+            asyncio.wait_for(web(), 30))
+        assert widest(wide) > 40 and widest(wide_help) > 40
+        assert widest(narrow) <= 40 and widest(narrow_help) <= 40
+        assert "  wes (you)\n    in the machine room  0:00" in narrow
+        assert narrow_help.split() == wide_help.split()  # only folded
+    finally:
+        room.close()
+
+
+def test_the_width_in_the_address_folds_the_greeting(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def greetings() -> list[str]:
+            seen = []
+            for path in ("/room", "/room?columns=40"):
+                async with connect(room, path=path) as socket:
+                    seen.append(await Page(socket).until("16)? "))
+            return seen
+        wide, narrow = asyncio.run(asyncio.wait_for(greetings(), 30))
+        assert widest(wide) > 40 and widest(narrow) <= 40
+        assert narrow.split() == wide.split()
+    finally:
+        room.close()
+
+
+BIG = "9" * 4000  # a number JSON and Python read, and no width
+
+
+@pytest.mark.parametrize("told, width", [
+    ("40", "40"), ('"40"', "40"), ("1", "1"), ("999", "999"), ("0", ""),
+    ("-40", ""), ("1000", ""), (BIG, ""), ("40.0", ""), ("true", ""),
+    ('"wide"', ""), ('"040"', ""), ('"4 0"', ""), ("null", ""),
+    ("[40]", "")])
+def test_a_width_is_a_whole_number_of_columns_from_1_to_999(told, width):
+    from retro.wires.web import columns_asked, what_was_sent
+
+    said = what_was_sent('{"columns": ' + told + "}")
+    assert said == ("columns", width)
+    assert columns_asked("/room?columns=" + told.strip('"')) == width
+
+
+def test_a_width_out_of_range_is_held_or_ignored(tmp_path):
+    """A width under 16 folds at 16 and one over 72 at 72; a width that is
+    no width changes nothing, and is no line typed."""
+    room = web_room(tmp_path)
+    try:
+        async def web() -> list[str]:
+            async with connect(room, path="/room?columns=5") as socket:
+                page = Page(socket)
+                seen = [await page.log_in("wes")]
+                for told in (BIG, "true", '"wide"', "2.5", "0"):
+                    await socket.send('{"columns": ' + told + "}")
+                await page.say("who")
+                seen.append(await page.until("\n> "))
+                await socket.send(json.dumps({"columns": 500}))
+                await page.say("help")
+                seen.append(await page.until("\n> "))
+                await page.say("help")  # the paper at 72: the same
+                seen.append(await page.until("\n> "))
+                return seen
+        login, who, help_wide, again = asyncio.run(
+            asyncio.wait_for(web(), 30))
+        greeting = login.partition("PASSWORD? ")[0]
+        assert widest(greeting) == 16 and widest(who) == 16
+        assert who.startswith("who\n1 player on\nline:")  # nothing typed
+        assert 40 < widest(help_wide) <= 72 and help_wide == again
     finally:
         room.close()
 

@@ -106,12 +106,8 @@ BAUDS = (0, 50, 75, 110, 134, 150, 300, 600, 1200, 2400, 4800, 9600)
 def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
     """WHO, BAUD, TEAR and KEYS, for one session's room."""
     async def who(said: Meaning) -> None:
-        lines = who_is_on(await session.server.everyone(), session, tty.width)
-        if all(len(line) <= tty.width for line in lines):
-            tty.draw("\n".join(lines))
-            return
-        for line in lines:
-            tty.say(line)
+        tty.table(who_is_on(await session.server.everyone(), session,
+                            tty.page()))
 
     async def baud(said: Meaning) -> None:
         tty.say(set_baud(tty, said.rest))

@@ -419,3 +419,68 @@ def test_the_rooms_page_is_the_books_paper(tmp_path):
             reading.close()
     finally:
         room.close()
+
+
+_FIT = """() => {
+  const paper = document.querySelector('.retro-paper');
+  const probe = document.createElement('span');
+  probe.textContent = '0'.repeat(100);
+  paper.append(probe);
+  const one = probe.getBoundingClientRect().width / 100;
+  probe.remove();
+  const style = getComputedStyle(paper);
+  const inside = paper.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight);
+  const lines = paper.textContent.split('\\n');
+  return {columns: Math.floor(inside / one),
+          longest: Math.max(...lines.map((line) => line.length)),
+          scroll: paper.scrollWidth, client: paper.clientWidth,
+          page: document.documentElement.scrollWidth, view: innerWidth};
+}"""
+
+
+@pytest.mark.book
+def test_the_rooms_page_fits_a_phone(tmp_path):
+    """At 400 px the room folds at the panel's columns, so the paper never
+    scrolls sideways; made wider, the page tells the room, and WHO is a
+    table again."""
+    import browser as b  # tests/browser.py
+
+    missing = b.missing_browser()
+    if missing:
+        pytest.skip(missing)
+    from test_page_browser import type_lines  # as the book's pages are typed
+
+    room = web_room(tmp_path)
+    try:
+        ada = Player(room.port, "ada")  # WHO has two players' rows
+        with b.chromium() as launched:
+            reading = b.Reader(launched, f"http://127.0.0.1:{room.ports[1]}",
+                               400)
+            page = reading.visit("/")
+            page.wait_for_selector(".retro-paper:has-text('NAME')")
+            type_lines(page, ["bea"])
+            page.wait_for_selector(".retro-line[type=password]")
+            page.press(".retro-line", "Enter")  # a guest
+            page.wait_for_selector(".retro-paper:has-text('Type HELP')")
+            type_lines(page, ["who", "help", "scores all"])
+            page.wait_for_function(
+                "() => document.querySelector('.retro-paper').textContent"
+                ".includes('clean.\\n> ')")
+            fit = page.evaluate(_FIT)
+            assert 30 <= fit["columns"] < 72  # a phone's paper
+            assert fit["longest"] <= fit["columns"]
+            assert fit["scroll"] <= fit["client"]  # no sideways scroll
+            assert fit["page"] <= fit["view"]
+            shown = page.text_content(".retro-paper")
+            assert "  bea (you)\n    in the machine room" in shown
+            page.set_viewport_size({"width": 1280, "height": 900})
+            type_lines(page, ["who"])
+            page.wait_for_function(
+                "() => /bea \\(you\\) +in the machine room/.test("
+                "document.querySelector('.retro-paper').textContent)")
+            assert "ada" in ada.ask("who")
+            assert reading.errors == []
+            reading.close()
+    finally:
+        room.close()

@@ -457,7 +457,10 @@ def test_the_rooms_page_fits_a_phone(tmp_path):
         with b.chromium() as launched:
             reading = b.Reader(launched, f"http://127.0.0.1:{room.ports[1]}",
                                400)
-            page = reading.visit("/")
+            with reading.page.expect_websocket() as opened:
+                page = reading.visit("/")
+            socket = opened.value
+            joined = socket.url.partition("/room?columns=")[2]
             page.wait_for_selector(".retro-paper:has-text('NAME')")
             type_lines(page, ["bea"])
             page.wait_for_selector(".retro-line[type=password]")
@@ -469,12 +472,16 @@ def test_the_rooms_page_fits_a_phone(tmp_path):
                 ".includes('clean.\\n> ')")
             fit = page.evaluate(_FIT)
             assert 30 <= fit["columns"] < 72  # a phone's paper
+            assert joined == str(fit["columns"])  # the room was told it
             assert fit["longest"] <= fit["columns"]
             assert fit["scroll"] <= fit["client"]  # no sideways scroll
             assert fit["page"] <= fit["view"]
             shown = page.text_content(".retro-paper")
             assert "  bea (you)\n    in the machine room" in shown
-            page.set_viewport_size({"width": 1280, "height": 900})
+            with socket.expect_event("framesent", predicate=lambda sent:
+                                     '"columns"' in sent) as told:
+                page.set_viewport_size({"width": 1280, "height": 900})
+            assert json.loads(told.value)["columns"] > 72  # held at 72
             type_lines(page, ["who"])
             page.wait_for_function(
                 "() => /bea \\(you\\) +in the machine room/.test("

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -250,3 +252,45 @@ def test_wcwidths_wheel_is_the_installed_package():
     assert archive.read("wcwidth/__init__.py") == \
         (package / "__init__.py").read_bytes()
     assert not [path for path in archive.namelist() if "__pycache__" in path]
+
+
+class Elements(HTMLParser):
+    """Each element of some markup, as (tag, classes, attributes named)."""
+
+    def __init__(self, markup: str):
+        super().__init__()
+        self.found: list[tuple[str, str, tuple[str, ...]]] = []
+        self.feed(markup)
+
+    def handle_starttag(self, tag, attrs):
+        named = dict(attrs)
+        self.found.append((tag, " ".join(named.get("class", "").split()),
+                           tuple(sorted(name for name in named
+                                        if not name.startswith("data-")
+                                        and name not in ("class", "title")))))
+
+
+RECORDS = ("retro-keeping", "retro-export", "retro-import", "retro-file",
+           "retro-forget")
+
+
+def test_the_rooms_panel_and_the_books_are_one_markup():
+    """The door's panel carries every element of a chapter's, in the same
+    order, less the records' buttons; and every element the script finds
+    by its class is in the chapter's."""
+    from retro.games.registry import game_called
+    from retro.wires.web import PAGE
+
+    book = Elements(load_hook().panel(game_called("flip"), "../", [])).found
+    door = Elements(PAGE[PAGE.index('<div class="retro-page"'):
+                         PAGE.index("</main>")]).found
+    panel = [element for element in book if element[0] not in (
+        "link", "script")]
+    assert door == [element for element in panel
+                    if not any(name in element[1] for name in RECORDS)]
+    assert len(door) == 10 and len(panel) == 15
+    script = (ROOT / "retro" / "wires" / "page.js").read_text()
+    found = set(re.findall(r'find\("\.(retro-[a-z]+)"\)', script))
+    assert len(found) == 11
+    assert found <= {name for _, classes, _ in panel
+                     for name in classes.split()}

@@ -809,6 +809,20 @@ def test_the_scoreboard_counts_each_game_and_lists_the_last_five():
         "No games played yet. The scoreboard is clean."]
 
 
+def test_a_scoreboard_narrower_than_its_table_tallies_in_words():
+    store = Store.memory(clock=fixed_clock)
+    for outcome, score in [("win", "3-1"), ("loss", "1-3")]:
+        store.record("fakecoin", score=score, outcome=outcome, seed=9)
+    wide = scores_report(store.scoreboard(), (COIN,), 72)
+    narrow = scores_report(store.scoreboard(), (COIN,), 40)
+    assert max(len(line) for line in wide[:wide.index("")]) == 50
+    assert narrow[:narrow.index("")] == [
+        "The Coin Machine: played 2, won 1, lost 1, drawn 0; last 1-3"]
+    assert narrow[narrow.index(""):] == wide[wide.index(""):]
+    assert scores_report(store.scoreboard(), (COIN,), 50) == wide
+    assert scores_report(store.scoreboard(), (COIN,), 49) == narrow
+
+
 def test_tear_saves_the_paper_and_never_overwrites(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     tty = StreamTeletype(io.StringIO("hello\n"), io.StringIO())

@@ -418,6 +418,16 @@ def without_spaces(text):
     return "".join(text.split())
 
 
+def test_a_table_is_drawn_if_it_fits_and_said_if_it_does_not():
+    table = ["name    doing      0:00", "a       b          1:00"]
+    tty, out = stream("", width=23)
+    tty.table(table)
+    assert out.getvalue() == "\n".join(table) + "\n"  # drawn as laid out
+    tty, out = stream("", width=22)
+    tty.table(table)
+    assert out.getvalue() == "name    doing\n0:00\na       b\n1:00\n"
+
+
 @pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @given(texts, st.integers(16, 100))
 @example("0000000000\x1f\x1f\u1087\u2e80", 16)  # a mark widens what it follows

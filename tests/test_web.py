@@ -85,10 +85,10 @@ class Page:
 
 
 def connect(room: Web, origin: str | None = None,
-            source: str = "127.0.0.1"):
+            source: str = "127.0.0.1", path: str = "/room"):
     from websockets.asyncio.client import connect as open_socket
 
-    return open_socket(f"ws://127.0.0.1:{room.ports[1]}/room",
+    return open_socket(f"ws://127.0.0.1:{room.ports[1]}{path}",
                        origin=origin, open_timeout=WAIT,
                        local_addr=(source, 0))
 
@@ -167,6 +167,11 @@ def closing_frame(sock: socket.socket) -> tuple[int, str]:
                     payload[2:].decode("utf-8", "replace"))
 
 
+def widest(text: str) -> int:
+    """The longest line of `text`, in characters."""
+    return max(len(line) for line in text.split("\n"))
+
+
 def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
     room = web_room(tmp_path)
     try:
@@ -187,6 +192,93 @@ def test_a_web_player_and_a_telnet_player_share_the_room(tmp_path):
         assert "wes is yours" in seen
         assert "2 players on line" in seen and "ada" in seen
         assert "wes" in told_ada and "web 127.0.0.1:" not in told_ada
+    finally:
+        room.close()
+
+
+def test_the_room_folds_at_the_width_the_page_tells(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def web() -> tuple[str, str, str, str]:
+            async with connect(room) as socket:
+                page = Page(socket)
+                await page.log_in("wes")
+                await page.say("who")
+                wide = await page.until("\n> ")
+                await page.say("help")
+                wide_help = await page.until("\n> ")
+                await socket.send(json.dumps({"columns": 40}))
+                await page.say("who")
+                narrow = await page.until("\n> ")
+                await page.say("help")
+                return wide, wide_help, narrow, await page.until("\n> ")
+        wide, wide_help, narrow, narrow_help = asyncio.run(
+            asyncio.wait_for(web(), 30))
+        assert widest(wide) > 40 and widest(wide_help) > 40
+        assert widest(narrow) <= 40 and widest(narrow_help) <= 40
+        assert "  wes (you)\n    in the machine room  0:00" in narrow
+        assert narrow_help.split() == wide_help.split()  # only folded
+    finally:
+        room.close()
+
+
+def test_the_width_in_the_address_folds_the_greeting(tmp_path):
+    room = web_room(tmp_path)
+    try:
+        async def greetings() -> list[str]:
+            seen = []
+            for path in ("/room", "/room?columns=40"):
+                async with connect(room, path=path) as socket:
+                    seen.append(await Page(socket).until("16)? "))
+            return seen
+        wide, narrow = asyncio.run(asyncio.wait_for(greetings(), 30))
+        assert widest(wide) > 40 and widest(narrow) <= 40
+        assert narrow.split() == wide.split()
+    finally:
+        room.close()
+
+
+BIG = "9" * 4000  # a number JSON and Python read, and no width
+
+
+@pytest.mark.parametrize("told, width", [
+    ("40", "40"), ('"40"', "40"), ("1", "1"), ("999", "999"), ("0", ""),
+    ("-40", ""), ("1000", ""), (BIG, ""), ("40.0", ""), ("true", ""),
+    ('"wide"', ""), ('"040"', ""), ('"4 0"', ""), ("null", ""),
+    ("[40]", "")])
+def test_a_width_is_a_whole_number_of_columns_from_1_to_999(told, width):
+    from retro.wires.web import columns_asked, what_was_sent
+
+    said = what_was_sent('{"columns": ' + told + "}")
+    assert said == ("columns", width)
+    assert columns_asked("/room?columns=" + told.strip('"')) == width
+
+
+def test_a_width_out_of_range_is_held_or_ignored(tmp_path):
+    """A width under 16 folds at 16 and one over 72 at 72; a width that is
+    no width changes nothing, and is no line typed."""
+    room = web_room(tmp_path)
+    try:
+        async def web() -> list[str]:
+            async with connect(room, path="/room?columns=5") as socket:
+                page = Page(socket)
+                seen = [await page.log_in("wes")]
+                for told in (BIG, "true", '"wide"', "2.5", "0"):
+                    await socket.send('{"columns": ' + told + "}")
+                await page.say("who")
+                seen.append(await page.until("\n> "))
+                await socket.send(json.dumps({"columns": 500}))
+                await page.say("help")
+                seen.append(await page.until("\n> "))
+                await page.say("help")  # the paper at 72: the same
+                seen.append(await page.until("\n> "))
+                return seen
+        login, who, help_wide, again = asyncio.run(
+            asyncio.wait_for(web(), 30))
+        greeting = login.partition("PASSWORD? ")[0]
+        assert widest(greeting) == 16 and widest(who) == 16
+        assert who.startswith("who\n1 player on\nline:")  # nothing typed
+        assert 40 < widest(help_wide) <= 72 and help_wide == again
     finally:
         room.close()
 
@@ -655,5 +747,77 @@ def test_a_web_line_pushed_out_of_the_waiting_room_is_told_why(tmp_path):
                 return seen
         assert "TOO MANY WAITING TO LOG IN" in asyncio.run(
             asyncio.wait_for(pushed(), 30))
+    finally:
+        room.close()
+
+
+_FIT = """() => {
+  const paper = document.querySelector('.retro-paper');
+  const probe = document.createElement('span');
+  probe.textContent = '0'.repeat(100);
+  paper.append(probe);
+  const one = probe.getBoundingClientRect().width / 100;
+  probe.remove();
+  const style = getComputedStyle(paper);
+  const inside = paper.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight);
+  const lines = paper.textContent.split('\\n');
+  return {columns: Math.floor(inside / one),
+          longest: Math.max(...lines.map((line) => line.length)),
+          scroll: paper.scrollWidth, client: paper.clientWidth,
+          page: document.documentElement.scrollWidth, view: innerWidth};
+}"""
+
+
+@pytest.mark.book
+def test_the_rooms_page_fits_a_phone(tmp_path):
+    """At 400 px the room folds at the panel's columns, so the paper never
+    scrolls sideways; made wider, the page tells the room, and WHO is a
+    table again."""
+    import browser as b  # tests/browser.py
+
+    missing = b.missing_browser()
+    if missing:
+        pytest.skip(missing)
+    from test_page_browser import type_lines  # as the book's pages are typed
+
+    room = web_room(tmp_path)
+    try:
+        ada = Player(room.port, "ada")  # WHO has two players' rows
+        with b.chromium() as launched:
+            reading = b.Reader(launched, f"http://127.0.0.1:{room.ports[1]}",
+                               400)
+            with reading.page.expect_websocket() as opened:
+                page = reading.visit("/")
+            socket = opened.value
+            joined = socket.url.partition("/room?columns=")[2]
+            page.wait_for_selector(".retro-paper:has-text('NAME')")
+            type_lines(page, ["bea"])
+            page.wait_for_selector(".retro-line[type=password]")
+            page.press(".retro-line", "Enter")  # a guest
+            page.wait_for_selector(".retro-paper:has-text('Type HELP')")
+            type_lines(page, ["who", "help", "scores all"])
+            page.wait_for_function(
+                "() => document.querySelector('.retro-paper').textContent"
+                ".includes('clean.\\n> ')")
+            fit = page.evaluate(_FIT)
+            assert 30 <= fit["columns"] < 72  # a phone's paper
+            assert joined == str(fit["columns"])  # the room was told it
+            assert fit["longest"] <= fit["columns"]
+            assert fit["scroll"] <= fit["client"]  # no sideways scroll
+            assert fit["page"] <= fit["view"]
+            shown = page.text_content(".retro-paper")
+            assert "  bea (you)\n    in the machine room" in shown
+            with socket.expect_event("framesent", predicate=lambda sent:
+                                     '"columns"' in sent) as told:
+                page.set_viewport_size({"width": 1280, "height": 900})
+            assert json.loads(told.value)["columns"] > 72  # held at 72
+            type_lines(page, ["who"])
+            page.wait_for_function(
+                "() => /bea \\(you\\) +in the machine room/.test("
+                "document.querySelector('.retro-paper').textContent)")
+            assert "ada" in ada.ask("who")
+            assert reading.errors == []
+            reading.close()
     finally:
         room.close()

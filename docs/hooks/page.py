@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import importlib.metadata
 import io
 import logging
@@ -19,6 +18,7 @@ from mkdocs.structure.files import File
 
 from retro.games.contract import Game
 from retro.games.registry import GAMES, game_called
+from retro.wires.panel import panel_markup
 
 log = logging.getLogger("mkdocs.hooks.page")
 
@@ -131,33 +131,14 @@ def panel(game: Game, root: str, files) -> str:
     fetched = sum(bytes_in(file) for file in files
                   if file.dest_uri.startswith(f"{WHEELS}/")
                   or file.dest_uri in FETCHED)
-    present = "" if len(runtime) == len(RUNTIME_FILES) else " data-absent"
+    absent = len(runtime) != len(RUNTIME_FILES)
     title = game.title if game.name != "mindreader" else "the mind reader"
-    return f"""
-<div class="retro-page" data-game="{game.name}" data-root="{root}"
- data-wheels="{wheels}" data-bytes="{fetched}"{present}>
-<p class="retro-controls"><button type="button" class="md-button
- md-button--primary retro-play">Play {html.escape(title)} in this page</button>
-</p>
-<p class="retro-status" role="status"></p>
-<p class="retro-seed" hidden></p>
-<pre class="retro-paper" role="log" aria-live="polite"
- aria-label="the paper" tabindex="0" hidden></pre>
-<form class="retro-typing" hidden><label>Your line
-<input class="retro-line" type="text" autocomplete="off" autocapitalize="off"
- spellcheck="false" enterkeyhint="send"></label>
-<button type="button" class="md-button retro-stop"
- title="Abandon the game, as Ctrl-C does">Ctrl-C</button></form>
-<p class="retro-keeping"><button type="button" class="md-button
- retro-export">Export the records</button>
-<button type="button" class="md-button retro-import">Import records</button>
-<input class="retro-file" type="file" accept=".sqlite3,.db" hidden>
-<button type="button" class="md-button retro-forget">Forget what this
- browser keeps</button></p>
-</div>
-<link rel="stylesheet" href="{root}stylesheets/page.css">
-<script src="{root}javascripts/page.js" defer></script>
-"""
+    return panel_markup(
+        {"data-game": game.name, "data-root": root, "data-wheels": wheels,
+         "data-bytes": str(fetched), "data-absent": absent},
+        f"Play {title} in this page", "Abandon the game, as Ctrl-C does") + (
+        f'<link rel="stylesheet" href="{root}stylesheets/page.css">\n'
+        f'<script src="{root}javascripts/page.js" defer></script>\n')
 
 
 def bytes_in(file) -> int:

@@ -16,7 +16,7 @@ from retro.rooms.login import Admission, Doors, Goodbye, log_in
 from retro.rooms.waiting import Ticket, Waiting
 from retro.services.guard import Budget, Refused
 from retro.services.store import StoreError
-from retro.services.teletype import LineTeletype, Signal
+from retro.services.teletype import LineTeletype, Signal, paper_width
 from retro.wires.lines import Caller, Lines, typed
 
 
@@ -111,7 +111,8 @@ class Connection:
             self.close()
             return
         self.server.connections.add(self)
-        self.write(self.server.greeting())
+        self.tty.say(self.server.greeting().rstrip("\n"))
+        self.tty.flush()
         self.timer = self.server.loop.call_later(
             self.limits.name_wait, self.close, "NO NAME GIVEN")
         self.login = asyncio.create_task(self.log_in())
@@ -179,6 +180,11 @@ class Connection:
     def complete(self, text: str) -> str:
         """Tab, after `text`: finished from what the room is asking."""
         return self.tty.complete(text)
+
+    def resized(self, columns: int) -> None:
+        """The player's paper is `columns` wide: fold there from now on, at
+        most a terminal's page and at least the narrowest."""
+        self.tty.width = paper_width(columns)
 
     def pause_writing(self) -> None:
         """The wire's buffer is full: hold long output until it drains."""

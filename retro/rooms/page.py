@@ -19,7 +19,8 @@ from retro.games.registry import game_called
 from retro.rooms.reports import replay_command
 from retro.rooms.room import install, play_game
 from retro.services.store import CONSOLE, Store
-from retro.services.teletype import NARROWEST, WIDTH, LineTeletype, Signal
+from retro.services.teletype import (WIDTH, LineTeletype, Signal,
+                                     paper_width)
 
 
 class PaperTeletype(LineTeletype):
@@ -43,12 +44,6 @@ class PaperTeletype(LineTeletype):
         self.shown = len(self.roll)
         if new:
             self.show("".join(new))
-
-
-def paper_width(columns: int) -> int:
-    """The width the page's paper folds at: what the panel holds, at most
-    a terminal's page and at least the narrowest a teletype folds at."""
-    return max(NARROWEST, min(WIDTH, columns))
 
 
 SEED = whole_number(0, 2 ** 63 - 1)  # what `retro play --seed` takes

@@ -25,18 +25,23 @@ def shown(value: object, width: int = 20) -> str:
     return text[:width - 3] + "..." if len(text) > width else text
 
 
-def scores_report(board: Scoreboard,
-                  games: Sequence[Game] = GAMES) -> list[str]:
-    """The lines SCORES prints for this scoreboard."""
+def scores_report(board: Scoreboard, games: Sequence[Game] = GAMES,
+                  width: int = WIDTH) -> list[str]:
+    """The lines SCORES prints for this scoreboard, on a paper `width`
+    columns wide: a table of the tallies if it fits, else a line each."""
     if not board.tallies:
         return ["No games played yet. The scoreboard is clean."]
     titles = {game.name: game.title for game in games}
     order = {name: at for at, name in enumerate(titles)}
+    tallies = [(titles.get(one.game, shown(one.game)), one)
+               for one in sorted(board.tallies, key=lambda one: (
+                   order.get(one.game, len(order)), shown(one.game)))]
     lines = [f"{'game':<18}{'played':>7}{'won':>6}{'lost':>6}"
-             f"{'drawn':>7}  last"]
-    for one in sorted(board.tallies, key=lambda one: (
-            order.get(one.game, len(order)), shown(one.game))):
-        lines.append(tally(titles.get(one.game, shown(one.game)), one))
+             f"{'drawn':>7}  last", *(tally(*it) for it in tallies)]
+    if max(map(len, lines)) > width:
+        lines = [f"{title}: played {one.played}, won {one.won}, lost "
+                 f"{one.lost}, drawn {one.drawn}; last {shown(one.last)}"
+                 for title, one in tallies]
     lines += ["", "The last games, newest first, and how to play each "
                   "again:"]
     for r in board.newest:

@@ -55,10 +55,10 @@ BANNER = r"""
 | |_) |  _|   | | | |_) | | | |
 |  _ <| |___  | | |  _ <| |_| |
 |_| \_\_____| |_| |_| \_\\___/
-
-Four machines that learned to play, from the age of relays
-to the age of BASIC. Type HELP if you are lost.
 """.strip("\n")
+
+WELCOME = ("Four machines that learned to play, from the age of relays",
+           "to the age of BASIC. Type HELP if you are lost.")
 
 ROOM = ("You are in the machine room of an old laboratory. Afternoon light "
         "falls through high windows onto four machines, each with a brass "
@@ -189,6 +189,8 @@ class Room:
         """The whole session; returns the exit status (always 0)."""
         self.tty.draw(BANNER)
         self.tty.say()
+        self.tty.table(WELCOME)
+        self.tty.say()
         await self.look()
         while True:
             try:
@@ -231,9 +233,9 @@ class Room:
         everyone = bool(rest) and rest[0] in ("all", "everyone", "room")
         board = await self.store.run(Store.scoreboard,
                                      None if everyone else self.store.player)
-        lines = scores_report(board, self.games)
+        lines = scores_report(board, self.games, self.tty.page())
         table = lines.index("") if "" in lines else len(lines)
-        self.tty.draw("\n".join(lines[:table]))
+        self.tty.table(lines[:table])
         await self.say_lines(lines[table:])
 
     async def say_puzzled(self, word: str) -> None:

@@ -15,7 +15,7 @@ from retro.rooms.limits import Limits
 from retro.rooms.room import Meaning, Room, Verb
 from retro.services.accounts import account, add_key, forget_key, key_list
 from retro.services.store import Store
-from retro.services.teletype import LineTeletype
+from retro.services.teletype import WIDTH, LineTeletype
 from retro.wires.ssh import public_key
 
 
@@ -106,8 +106,8 @@ BAUDS = (0, 50, 75, 110, 134, 150, 300, 600, 1200, 2400, 4800, 9600)
 def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
     """WHO, BAUD, TEAR and KEYS, for one session's room."""
     async def who(said: Meaning) -> None:
-        tty.draw("\n".join(who_is_on(await session.server.everyone(),
-                                     session)))
+        tty.table(who_is_on(await session.server.everyone(), session,
+                            tty.page()))
 
     async def baud(said: Meaning) -> None:
         tty.say(set_baud(tty, said.rest))
@@ -127,24 +127,29 @@ def served_verbs(session: Session, tty: LineTeletype) -> tuple[Verb, ...]:
                  "you in", keys_verb))
 
 
-def who_is_on(players: list[Session | tuple[str, str]],
-              me: Session) -> list[str]:
+def who_is_on(players: list[Session | tuple[str, str]], me: Session,
+              width: int = WIDTH) -> list[str]:
     """What WHO prints: a line per player on line, on this server and
-    then on the room's others."""
+    then on the room's others; two lines for a player whose one line
+    is wider than `width`."""
     now = time.monotonic()
     lines = [f"{plural(len(players), 'player')} on line:"]
     for player in players:
         if isinstance(player, tuple):  # on another server of the room
-            other, server = player
-            lines.append(f"  {other:<22}{'on another server':<32}"
-                         + (f"  {server}" if me.operator else ""))
-            continue
-        name = player.name + (" (you)" if player is me else
-                              " (guest)" if player.guest else "")
-        minutes = int(now - player.since) // 60
-        where = f"  {player.connection.peer}" if me.operator else ""
-        lines.append(f"  {name:<22}{player.doing():<32}"
-                     f"{minutes // 60}:{minutes % 60:02d}{where}")
+            name, doing = player[0], "on another server"
+            then = f"  {player[1]}" if me.operator else ""
+        else:
+            name = player.name + (" (you)" if player is me else
+                                  " (guest)" if player.guest else "")
+            minutes = int(now - player.since) // 60
+            doing = player.doing()
+            then = f"{minutes // 60}:{minutes % 60:02d}" + (
+                f"  {player.connection.peer}" if me.operator else "")
+        line = f"  {name:<22}{doing:<32}{then}"
+        if len(line) <= width:
+            lines.append(line)
+        else:
+            lines += [f"  {name}", f"    {doing}  {then.strip()}".rstrip()]
     return lines
 
 

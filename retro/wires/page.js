@@ -206,8 +206,9 @@ function roomEngine(panel, side) {
     }
   };
 
-  function start() {
+  function start({ columns }) {
     side.status("Joining the room...");
+    address.searchParams.set("columns", columns);
     socket = new WebSocket(address);
     socket.onopen = () => {
       early.forEach((message) => socket.send(JSON.stringify(message)));
@@ -236,6 +237,7 @@ function roomEngine(panel, side) {
     stop: () => socket?.close(),
     end: () => post({ key: "end" }),
     complete: (typed) => post({ tab: typed }),
+    resize: (columns) => post({ columns }),
   };
 }
 
@@ -296,7 +298,7 @@ function setUp(panel) {
     play.disabled = true;
     if (paper.textContent !== "") show("\n");
     paper.hidden = typing.hidden = false;
-    engine.start({ columns: columns() });
+    engine.start({ columns: told = columns() });
     line.focus({ preventScroll: true });
     typing.scrollIntoView({ block: "nearest" });
   }
@@ -324,6 +326,13 @@ function setUp(panel) {
       parseFloat(style.paddingRight);
     return one > 0 ? Math.floor(inside / one) : 72;
   }
+
+  let told = 0;  // the width the engine was last told, in columns
+  addEventListener("resize", () => {
+    if (!busy || paper.hidden || !engine.resize) return;
+    const now = columns();
+    if (now !== told) engine.resize(told = now);
+  });
 
   function send(text) {
     if (line.type !== "password") typed.push(text);

@@ -9,10 +9,13 @@ import asyncio
 import functools
 import importlib.resources
 import json
+import re
+import urllib.parse
 from collections import deque
 from collections.abc import Sequence
 
 from retro.wires.lines import Connect, Doors, keep_alive
+from retro.wires.panel import panel_markup
 
 
 LONGEST = 8 * 1024  # bytes of one message: a line is a line
@@ -20,7 +23,8 @@ LONGEST = 8 * 1024  # bytes of one message: a line is a line
 
 def what_was_sent(message: str | bytes) -> tuple[str, str]:
     """A message from the page as (what, its text): ("line", "look"),
-    ("key", "interrupt"), ("key", "end") or ("tab", "pla")."""
+    ("key", "interrupt"), ("key", "end"), ("tab", "pla") or ("columns",
+    "40"), ("columns", "") for a width that is no width."""
     text = message.decode("utf-8", "replace") if isinstance(
         message, bytes) else message
     try:
@@ -32,7 +36,25 @@ def what_was_sent(message: str | bytes) -> tuple[str, str]:
     for what in ("line", "key", "tab"):
         if isinstance(said.get(what), str):
             return what, said[what]
+    if "columns" in said:
+        return "columns", columns_in(said["columns"])
     return "line", ""
+
+
+def columns_in(told: object) -> str:
+    """A width told by the page (40, or "40" in an address), as digits;
+    "" if it is no width."""
+    if type(told) is int and 0 < told < 1000:
+        return str(told)
+    if isinstance(told, str) and re.fullmatch("[1-9][0-9]{0,2}", told):
+        return told
+    return ""
+
+
+def columns_asked(path: str) -> str:
+    """The width in the address the page joins at (`/room?columns=40`)."""
+    asked = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)
+    return columns_in(asked.get("columns", [""])[-1])
 
 
 class WebLine:
@@ -57,6 +79,9 @@ class WebLine:
                                  peer=f"web {host}:{port}",
                                  ticket=self.socket.ticket)
         self.socket.ticket = None  # the line's now
+        told = columns_asked(self.socket.request.path)
+        if told:
+            self.line.resized(int(told))
         self.line.opened()
         writer = asyncio.create_task(self.writing())
         try:
@@ -83,6 +108,8 @@ class WebLine:
             self.line.take(b"\x04\n")
         elif what == "tab":
             self.send({"completed": self.line.complete(text)})
+        elif what == "columns" and text:
+            self.line.resized(int(text))
 
     def write(self, text: str) -> None:
         self.send({"text": text})
@@ -148,7 +175,8 @@ def answer_request(connection, request, others: Sequence[str]):
         return connection.respond(403, "This room takes no connections "
                                   "from other sites' pages.\n")
     if headers.get("Upgrade", "").lower() == "websocket":
-        return None if request.path == "/room" else connection.respond(
+        where = urllib.parse.urlsplit(request.path).path
+        return None if where == "/room" else connection.respond(
             404, "The room is at /room.\n")
     if request.path in ("/", "/index.html"):
         body, kind = PAGE.encode(), "text/html; charset=utf-8"
@@ -227,21 +255,9 @@ main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
 """
 
 
-PANEL = """
-<div class="retro-page" data-room="/room">
-<p class="retro-controls"><button type="button" class="md-button
- md-button--primary retro-play" data-again="Join the room again">
-Join the room</button></p>
-<p class="retro-status" role="status"></p>
-<pre class="retro-paper" role="log" aria-live="polite"
- aria-label="the paper" tabindex="0" hidden></pre>
-<form class="retro-typing" hidden><label>Your line
-<input class="retro-line" type="text" autocomplete="off" autocapitalize="off"
- spellcheck="false" enterkeyhint="send"></label>
-<button type="button" class="md-button retro-stop"
- title="Interrupt, as Ctrl-C does">Ctrl-C</button></form>
-</div>
-"""
+PANEL = panel_markup({"data-room": "/room"}, "Join the room",
+                     "Interrupt, as Ctrl-C does",
+                     again="Join the room again", keeping=False)
 
 
 PAGE = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

@@ -13,7 +13,8 @@ from retro.services.teletype.line import (GoingDown, LineTeletype, Signal,
                                           as_heard)
 from retro.services.teletype.paper import (NARROWEST, WIDTH, Carriage, Pace,
                                            cells, characters_per_second,
-                                           clean, graphemes, printable)
+                                           clean, graphemes, paper_width,
+                                           printable)
 from retro.services.teletype.shared import Teletype
 from retro.services.teletype.stream import StreamTeletype, open_teletype
 from retro.services.teletype.terminal import LONGEST_TYPED, TerminalTeletype
@@ -23,5 +24,6 @@ __all__ = [
     "LineTeletype", "NARROWEST", "Pace", "REMEMBERED", "Signal",
     "StreamTeletype", "Teletype", "TerminalTeletype", "WIDTH", "as_heard",
     "bounded_history", "cells", "characters_per_second", "clean",
-    "completer", "completions", "graphemes", "open_teletype", "printable",
+    "completer", "completions", "graphemes", "open_teletype", "paper_width",
+    "printable",
 ]

@@ -16,6 +16,12 @@ WIDTH = 72
 NARROWEST = 16
 
 
+def paper_width(columns: int) -> int:
+    """The width a paper `columns` wide folds at: what it holds, at most
+    a terminal's page and at least the narrowest a teletype folds at."""
+    return max(NARROWEST, min(WIDTH, columns))
+
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 

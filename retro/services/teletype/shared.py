@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from retro.services.teletype.choices import Choices
-from retro.services.teletype.paper import WIDTH, Carriage, Pace, printable
+from retro.services.teletype.paper import (WIDTH, Carriage, Pace, cells,
+                                           printable)
 
 
 class Teletype:
@@ -49,6 +50,14 @@ class Teletype:
             self._type(self._fold("\n"))  # a drawing starts a fresh line
         self._type(printable(str(text)).expandtabs() + "\n")
         self.carriage.home()
+
+    def table(self, lines: Sequence[str]) -> None:
+        """Draw `lines` when each fits the paper; else say each, folded."""
+        if all(cells(line) <= self.page() for line in lines):
+            self.draw("\n".join(lines))
+            return
+        for line in lines:
+            self.say(line)
 
     async def ask(self, prompt: str, choices: Choices = (),
                   history: str = "game") -> str:

@@ -7,6 +7,7 @@ as a failure with its reason.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import re
 import subprocess
@@ -55,6 +56,7 @@ def pytest_xdist_auto_num_workers(config):
 SHARED_BY_A_MODULE = re.compile(r"""scope=["']module["']""")
 
 
+@functools.cache
 def shared_by_a_module(module: str) -> bool:
     """Whether a test module's tests share a fixture made once for the
     module: then one worker runs the module whole, and makes it once."""
@@ -64,17 +66,25 @@ def shared_by_a_module(module: str) -> bool:
         return False
 
 
+def pytest_collection_modifyitems(config, items):
+    """The modules whose tests share a fixture made once for the module
+    come first, each in its own order, then the rest as they were: each
+    worker collects the same order, and is dealt its tests in it (below)."""
+    items.sort(key=lambda item: not shared_by_a_module(
+        item.nodeid.split("::", 1)[0]))
+
+
 def pytest_xdist_make_scheduler(config, log):
     """The tests are dealt to the workers one at a time, as each worker
     asks for more, except a module whose tests share a fixture made once
     for the module: it goes whole to one worker. Those modules are dealt
-    first, as they are the longest pieces of work (the browser's walk
-    through the book takes a minute and a half); the single tests then
-    fill in around them, so that the workers finish together. (pytest-
-    xdist's `loadscope` deals modules whole, the largest first by the
-    number of tests, which left the book's two browser modules for last;
-    its `load` deals tests one at a time, and would make a module's
-    fixture once in each worker.)"""
+    first, in the order collected (above), as they are the longest pieces
+    of work (the browser's walk through the book takes minutes); the single
+    tests then fill in around them, so that the workers finish together.
+    (pytest-xdist's `loadscope` deals modules whole, the largest first by
+    the number of tests, which left the book's two browser modules for
+    last; its `load` deals tests one at a time, and would make a module's
+    fixture once in each worker that ran one of its tests.)"""
     if config.getvalue("dist") != "loadscope":  # as addopts says
         return None  # another way asked for on the command line
     from xdist.scheduler import LoadScopeScheduling
@@ -84,15 +94,7 @@ def pytest_xdist_make_scheduler(config, log):
             module = nodeid.split("::", 1)[0]
             return module if shared_by_a_module(module) else nodeid
 
-        def schedule(self) -> None:
-            if self.collection is None:
-                for node, tests in self.registered_collections.items():
-                    self.registered_collections[node] = sorted(
-                        tests, key=lambda nodeid: self._split_scope(
-                            nodeid) == nodeid)
-            super().schedule()
-
-    config.option.loadscopereorder = False  # the order is the one above
+    config.option.loadscopereorder = False  # the order collected, above
     return ModulesSharingFirst(config, log)
 
 

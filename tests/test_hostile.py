@@ -14,6 +14,7 @@ import asyncio
 import io
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -169,21 +170,43 @@ def test_the_room_survives_anything_typed_at_a_terminal(
         out = io.StringIO()
         tty = TerminalTeletype(stdout=out, input=keys, output=DummyOutput())
         finished = []
+        asked = threading.Condition()  # told each time the room asks
+        questions = [0]
+        ask = tty.ask
+
+        async def counted(*args, **kwargs):
+            with asked:
+                questions[0] += 1
+                asked.notify_all()
+            return await ask(*args, **kwargs)
+
+        tty.ask = counted
 
         def room() -> int:
             store = Store.memory()  # made in the one thread that uses it
             store.notice = tty.say
-            return asyncio.run(Room(tty, store, seed=7).run())
+            try:
+                return asyncio.run(Room(tty, store, seed=7).run())
+            finally:
+                with asked:
+                    questions.append("ended")
+                    asked.notify_all()
 
         runner = threading.Thread(target=lambda: finished.append(room()))
         runner.start()  # reading before anything is typed: the pipe cannot fill
         for line in typed:
             keys.send_text(line.replace("\r", "").replace("\n", "") + "\r")
-        for _ in range(60):  # then Ctrl-D, as a person would, until it ends
-            if not runner.is_alive():
+        deadline = time.monotonic() + 30  # a room that never ends fails
+        for _ in range(60):  # then Ctrl-D, as a person would, until it
+            with asked:      # ends: each once the room has asked again
+                seen, ended = questions[0], len(questions) > 1
+            if ended or time.monotonic() > deadline:
                 break
-            keys.send_text("\r\x04")  # Enter ends a search (Ctrl-S, Ctrl-R)
-            runner.join(timeout=0.3)
+            keys.send_text("\r\x04")  # Enter ends a search (Ctrl-R)
+            with asked:
+                asked.wait_for(lambda: questions[0] > seen
+                               or len(questions) > 1,
+                               timeout=max(0, deadline - time.monotonic()))
         runner.join(timeout=10)
     assert finished == [0]
     assert tty.paper().rstrip("\n").endswith(FAREWELL)

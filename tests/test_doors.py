@@ -426,3 +426,44 @@ def test_a_store_that_cannot_be_used_stops_the_server_in_one_line(tmp_path):
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "is a file, not a directory" in done.stderr
+
+
+def test_an_ssh_terminal_folds_the_room_at_its_width(served):
+    """A 40-column terminal gets the room folded at 40, and once widened
+    to 80, at a teletype's 72 again."""
+    asyncssh = pytest.importorskip("asyncssh", reason="SSH needs asyncssh")
+    server = served(ssh=True)
+
+    async def until(process, text: str) -> str:
+        seen = ""
+        while not seen.endswith(text):
+            piece = await asyncio.wait_for(process.stdout.read(4096), WAIT)
+            assert piece, seen
+            seen += piece
+        return seen
+
+    async def visit() -> tuple[str, str, str]:
+        async with asyncssh.connect(
+                "127.0.0.1", server.ports[1], username="sam",
+                known_hosts=None, client_keys=None) as connection:
+            process = await connection.create_process(
+                term_type="vt100", term_size=(40, 24))
+            await until(process, PASSWORD_PROMPT)
+            process.stdin.write("\n")  # a guest
+            greeting = await until(process, "\n> ")
+            process.stdin.write("help\n")
+            narrow = await until(process, "\n> ")
+            process.change_terminal_size(80, 24)
+            process.stdin.write("help\n")
+            wide = await until(process, "\n> ")
+            process.stdin.write("quit\n")
+            await process.wait_closed()
+            return greeting, narrow, wide
+
+    def widest(text: str) -> int:
+        return max(len(line) for line in text.replace("\r", "").split("\n"))
+
+    greeting, narrow, wide = asyncio.run(asyncio.wait_for(visit(), 30))
+    assert widest(greeting) <= 40 and widest(narrow) <= 40
+    assert 40 < widest(wide) <= 72
+    assert narrow.split()[1:] == wide.split()[1:]  # only folded

@@ -184,6 +184,7 @@ class SSHLine:
             login=self.channel.get_extra_info("username") or "", **self.gate)
         if self.channel.get_terminal_type():  # the line editor is on
             self.channel.register_key("\t", self.tab)
+        self.terminal_size_changed(*self.channel.get_terminal_size())
         self.line.opened()
 
     def write(self, text: str) -> None:
@@ -201,6 +202,11 @@ class SSHLine:
     def echo(self, hidden: bool) -> None:
         if self.channel.get_terminal_type():  # else the client echoes
             self.channel.set_echo(not hidden)
+
+    def terminal_size_changed(self, width: int, height: int,
+                              pixwidth: int = 0, pixheight: int = 0) -> None:
+        if self.line is not None and width > 0:  # 0: no terminal, or unsaid
+            self.line.resized(width)
 
     def data_received(self, data: str, datatype) -> None:
         text = data.encode()

@@ -172,9 +172,44 @@ class Reader:
         self.page.goto(self.base + path, wait_until="load")
         return self.page
 
+    def resize(self, width: int, height: int = 900, settle: bool = True):
+        """Make the window `width` pixels wide, as a reader turning a
+        tablet or narrowing a window does, and (unless `settle` is false,
+        for a window about to load another page) wait until the page is
+        laid out again at that width and its pictures show the source
+        chosen for it."""
+        self.width = width
+        self.page.set_viewport_size({"width": width, "height": height})
+        if settle:
+            self.page.evaluate(_SETTLED)
+        return self.page
+
     def close(self):
         self.context.unroute_all(behavior="ignoreErrors")
         self.context.close()
+
+
+_SETTLED = """async () => {
+  // the page laid out at its new width (media queries apply), then each
+  // <picture> showing the source its media now choose, loaded: Chromium
+  // changes a picture's source some frames after the window changes, and
+  // later still on a busy machine (at most ten seconds: a picture that
+  // never changes is what the checks then report)
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  await frame();
+  await frame();
+  const until = performance.now() + 10000;
+  for (const img of document.querySelectorAll('picture > img')) {
+    const source = [...img.parentElement.querySelectorAll('source')]
+      .find((s) => !s.media || matchMedia(s.media).matches);
+    const wanted = source
+      ? new URL(source.srcset.trim().split(/\\s+/)[0], document.baseURI).href
+      : img.src;
+    while ((img.currentSrc !== wanted || !img.complete)
+           && performance.now() < until)
+      await frame();
+  }
+}"""
 
 
 # -- the checks --------------------------------------------------------------

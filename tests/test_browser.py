@@ -1,7 +1,7 @@
 """The site as a reader sees it: every page in headless Chromium.
 
 Every page of the built site (the session's `site`, served on 127.0.0.1) is
-read at 1280 and at 400 pixels wide, one browser context per width. The
+read at 1280 and at 400 pixels wide, by two browsers side by side. The
 checks live in tests/browser.py; each returns findings, one line naming the
 page and the element, and each test here asserts one kind is
 empty. tests/test_browser_faults.py doctors a copy of the site (a figure
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -27,6 +28,7 @@ pytestmark = [pytest.mark.book,  # reads the built book: `pytest -m "not book"`
 
 WIDTHS = (1280, 400)
 WIDE, NARROW = WIDTHS
+READERS = 2  # browsers reading the book's pages side by side
 FOLD = 800  # pixels: the height of a laptop's window at 1280 wide
 LINKS_PER_KIND = 1  # links followed of each kind, per page and width
 INDEX_LABELS = 6  # labels clicked on each index page, at 1280
@@ -64,48 +66,84 @@ def chromium():
         yield launched
 
 
-def read_every_page(base: str, pages: list[str], width: int) -> dict:
-    """Every page at one width, in a browser of its own (this runs in a
-    thread of its own); the findings of each check, by kind."""
+def on(reader: b.Reader, path: str):
+    """The page at `path`, loaded again if a click has left it."""
+    if urlsplit(reader.page.url).path != path:
+        return reader.visit(path)
+    return reader.page
+
+
+def read_wide(reader: b.Reader, path: str, found: dict, shown: set[str],
+              games: list[str], modules: list[str]) -> None:
+    """The checks of a page at 1280 wide, the page loaded at that width;
+    those that only look come first, then those that click away."""
+    page = reader.page
+    where = f"{path} @{WIDE}px"
+    found["figures"] += b.unloaded_figures(page, where, shown)
+    found["captions"] += b.uncaptioned_figures(page, where)
+    found["code"] += b.overflowing_code(page, where)
+    found["tables"] += b.overflowing_tables(page, where)
+    if path == "/":
+        found["transcript"] += b.transcript_below_the_fold(page, where, FOLD)
+    if path in INDEXES:
+        found["names"] += b.broken_names(page, where)
+        found["labels"] += b.mislabelled_entries(page, where, INDEX_LABELS)
+    if path in games:
+        found["sources"] += b.missing_sources(page, where)
+    if path == BIBLIOGRAPHY:
+        found["bibliography"] += b.unlinked_bibliography(
+            on(reader, path), where, LEAST_WORKS)
+    if path in modules:
+        found["neighbours"] += b.missing_neighbours(
+            on(reader, path), where, path == modules[0], path == modules[-1],
+            follow=path == NEIGHBOURS_FOLLOWED)
+
+
+def read_narrow(reader: b.Reader, path: str, found: dict,
+                shown: set[str]) -> None:
+    """The checks of a page at 400 wide: the page as it was read at 1280,
+    its window narrowed (the figures' pictures choose their narrow
+    drawings then, as on a phone)."""
+    page = reader.page
+    where = f"{path} @{NARROW}px"
+    found["figures"] += b.unloaded_figures(page, where, shown)
+    found["captions"] += b.uncaptioned_figures(page, where)
+    found["type"] += b.small_figure_type(page, where)
+    found["cut"] += b.cut_figures(page, where)
+
+
+def read_pages(base: str, pages: list[str], modules: list[str]) -> dict:
+    """Some of the book's pages at both widths, in a browser of its own
+    (this runs in a thread of its own); the findings of each check, by kind.
+    `modules` lists every tangled file's page, in order.
+
+    A page is loaded once, at 1280 wide, read, its window narrowed to 400
+    and read again: what a page shows at a width is the same however the
+    window came to it (CSS's media queries, a <picture>'s sources), and
+    loading each page twice cost half the walk. The chunk links are then
+    clicked at each width, and a link to another page loads that page at
+    its width: so the book is loaded at 400 wide too, by whatever the links
+    lead to."""
     found = {kind: [] for kind in KINDS}
     shown: set[str] = set()
     followed: list = []
-    games, modules = game_chapters(), module_pages(pages)
+    games = game_chapters()
     with b.chromium() as browser:
-        reader = b.Reader(browser, base, width, search=False)
+        reader = b.Reader(browser, base, WIDE, search=False)
         try:
             for path in pages:
-                page = reader.visit(path)
-                where = f"{path} @{width}px"
-                found["figures"] += b.unloaded_figures(page, where, shown)
-                found["captions"] += b.uncaptioned_figures(page, where)
-                if width == WIDE:
-                    found["code"] += b.overflowing_code(page, where)
-                    found["tables"] += b.overflowing_tables(page, where)
-                if width == WIDE and path == "/":
-                    found["transcript"] += b.transcript_below_the_fold(
-                        page, where, FOLD)
-                if width == WIDE and path in INDEXES:
-                    found["names"] += b.broken_names(page, where)
-                if width == NARROW:
-                    found["type"] += b.small_figure_type(page, where)
-                    found["cut"] += b.cut_figures(page, where)
-                if width == WIDE and path in games:
-                    found["sources"] += b.missing_sources(page, where)
-                if width == WIDE and path in modules:
-                    found["neighbours"] += b.missing_neighbours(
-                        page, where, path == modules[0],
-                        path == modules[-1],
-                        follow=path == NEIGHBOURS_FOLLOWED)
+                reader.resize(WIDE, settle=False)
+                reader.visit(path)
+                read_wide(reader, path, found, shown, games, modules)
                 found["links"] += b.broken_chunk_links(
-                    page, where, LINKS_PER_KIND, followed)
-                if width == WIDE and path in INDEXES:
-                    page = reader.visit(path)
-                    found["labels"] += b.mislabelled_entries(
-                        page, where, INDEX_LABELS)
-                if width == WIDE and path == BIBLIOGRAPHY:
-                    found["bibliography"] += b.unlinked_bibliography(
-                        reader.visit(path), where, LEAST_WORKS)
+                    on(reader, path), f"{path} @{WIDE}px", LINKS_PER_KIND,
+                    followed)
+                on(reader, path)
+                reader.resize(NARROW)
+                read_narrow(reader, path, found, shown)
+                found["links"] += b.broken_chunk_links(
+                    reader.page, f"{path} @{NARROW}px", LINKS_PER_KIND,
+                    followed)
             found["console"] += reader.errors
             found["requests"] += b.foreign_requests(reader)
         finally:
@@ -117,17 +155,18 @@ def read_every_page(base: str, pages: list[str], width: int) -> dict:
 def walk(site, chromium):
     """Read every page at every width once; gather every check's findings.
 
-    The widths are read at once, each in a thread with its own Playwright
+    The pages are dealt to READERS threads, each with its own Playwright
     and browser (Playwright's sync API serves one thread), while this
-    thread tries the search: loading a page is mostly Chromium's work, and
-    two widths side by side take about two thirds of the time of one
-    after the other."""
+    thread tries the search: loading a page is mostly Chromium's work,
+    done in Chromium's processes, and two readers side by side take about
+    two thirds of the time of one."""
     start = time.perf_counter()
     pages = b.site_pages(site)
     found = {kind: [] for kind in KINDS}
-    with b.serve(site) as base, ThreadPoolExecutor(len(WIDTHS)) as pool:
-        readings = [pool.submit(read_every_page, base, pages, width)
-                    for width in WIDTHS]
+    with b.serve(site) as base, ThreadPoolExecutor(READERS) as pool:
+        readings = [pool.submit(read_pages, base, pages[n::READERS],
+                                module_pages(pages))
+                    for n in range(READERS)]
         reader = b.Reader(chromium, base, WIDE)
         try:
             reader.visit("/")

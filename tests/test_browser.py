@@ -160,8 +160,9 @@ def walk(site, chromium):
     thread tries the search. Loading a page is mostly Chromium's work, in
     Chromium's processes: on two cores one reader already keeps about one
     and a half busy, and two read the book in about the time of one (69 s
-    against 72, `pytest -n 0 -s tests/test_browser.py`), but on a machine
-    with cores to spare each reader has cores of its own."""
+    in `pytest -n 0 -s tests/test_browser.py`, where one reader took 72),
+    but on a machine with cores to spare each reader has cores of its
+    own."""
     start = time.perf_counter()
     pages = b.site_pages(site)
     found = {kind: [] for kind in KINDS}

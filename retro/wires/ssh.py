@@ -68,8 +68,8 @@ def public_key(text: str) -> str | None:
 
 
 async def open_ssh(connect: Connect, host: str, port: int, *,
-                   keys: Path, doors: Doors, grace: float, tries: int = 3,
-                   closing: float = 5.0):
+                   keys: Path, doors: Doors, grace: float, tries: int,
+                   closing: float):
     """Listen for SSH; the listener."""
     import asyncssh
 

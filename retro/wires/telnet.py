@@ -136,7 +136,7 @@ class TelnetLine(asyncio.Protocol):
 
 
 async def open_telnet(connect: Connect, host: str, port: int, *,
-                      closing: float = 5.0):
+                      closing: float):
     """Listen for telnet; the listener. A line closed is cut `closing`
     seconds later if it has not taken what it was sent."""
     return await asyncio.get_running_loop().create_server(

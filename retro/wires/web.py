@@ -193,8 +193,8 @@ def answer_request(connection, request, others: Sequence[str]):
 
 
 async def open_web(connect: Connect, host: str, port: int, *, doors: Doors,
-                   grace: float, closing: float = 5.0,
-                   holding: int = 64 * 1024, origins: Sequence[str] = (),
+                   grace: float, closing: float, holding: int,
+                   origins: Sequence[str] = (),
                    ssl=None):
     """Listen for the web door; the listener."""
     from websockets.asyncio.server import ServerConnection, serve

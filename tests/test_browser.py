@@ -73,23 +73,30 @@ def on(reader: b.Reader, path: str):
     return reader.page
 
 
+def read_figures(page, where: str, found: dict, shown: set[str]) -> None:
+    """What is checked of the figures at every width: each loaded (and
+    its address added to `shown`), each with its caption."""
+    found["figures"] += b.unloaded_figures(page, where, shown)
+    found["captions"] += b.uncaptioned_figures(page, where)
+
+
 def read_wide(reader: b.Reader, path: str, found: dict, shown: set[str],
               games: list[str], modules: list[str]) -> None:
     """The checks of a page at 1280 wide, the page loaded at that width;
     those that only look come first, then those that click away."""
     page = reader.page
     where = f"{path} @{WIDE}px"
-    found["figures"] += b.unloaded_figures(page, where, shown)
-    found["captions"] += b.uncaptioned_figures(page, where)
+    read_figures(page, where, found, shown)
     found["code"] += b.overflowing_code(page, where)
     found["tables"] += b.overflowing_tables(page, where)
     if path == "/":
         found["transcript"] += b.transcript_below_the_fold(page, where, FOLD)
     if path in INDEXES:
         found["names"] += b.broken_names(page, where)
-        found["labels"] += b.mislabelled_entries(page, where, INDEX_LABELS)
     if path in games:
         found["sources"] += b.missing_sources(page, where)
+    if path in INDEXES:
+        found["labels"] += b.mislabelled_entries(page, where, INDEX_LABELS)
     if path == BIBLIOGRAPHY:
         found["bibliography"] += b.unlinked_bibliography(
             on(reader, path), where, LEAST_WORKS)
@@ -106,8 +113,7 @@ def read_narrow(reader: b.Reader, path: str, found: dict,
     drawings then, as on a phone)."""
     page = reader.page
     where = f"{path} @{NARROW}px"
-    found["figures"] += b.unloaded_figures(page, where, shown)
-    found["captions"] += b.uncaptioned_figures(page, where)
+    read_figures(page, where, found, shown)
     found["type"] += b.small_figure_type(page, where)
     found["cut"] += b.cut_figures(page, where)
 

@@ -516,6 +516,18 @@ def the_moves(paper_text: str) -> list[str]:
     return lines[first:last]
 
 
+def exported(page, tmp_path):
+    """The page's store, saved by its Export button as a terminal's home
+    keeps it (retro.sqlite3) in a new directory; that directory."""
+    home = tmp_path / "home"
+    home.mkdir()
+    with page.expect_download() as exporting:
+        page.click("button.retro-export")
+    assert exporting.value.suggested_filename == "retro.sqlite3"
+    exporting.value.save_as(home / "retro.sqlite3")
+    return home
+
+
 def test_records_exported_play_on_at_a_terminal_and_come_back(reader,
                                                               tmp_path):
     page = reader.visit("/book/hexapawn/?seed=2")
@@ -531,12 +543,7 @@ def test_records_exported_play_on_at_a_terminal_and_come_back(reader,
     second = paper(page).split("HEXAPAWN\n")[2]
     replay = f"retro play hexapawn --seed {seed} --from 2"
     assert page.text_content(".retro-seed").endswith(replay)
-    home = tmp_path / "home"
-    home.mkdir()
-    with page.expect_download() as exporting:
-        page.click("button.retro-export")
-    assert exporting.value.suggested_filename == "retro.sqlite3"
-    exporting.value.save_as(home / "retro.sqlite3")
+    home = exported(page, tmp_path)
     assert "SCORES ALL" in page.text_content(".retro-status")
     env = {**os.environ, "RETRO_HOME": str(home)}
     scores = subprocess.run(
@@ -590,11 +597,7 @@ def test_a_penney_game_from_a_kept_bankroll_replays_at_a_terminal(
     assert opened != "100"  # game 1 won or lost: game 2 began elsewhere
     replay = f"retro play penney --seed {seed} --from 2"
     assert page.text_content(".retro-seed").endswith(replay)
-    home = tmp_path / "home"
-    home.mkdir()
-    with page.expect_download() as exporting:
-        page.click("button.retro-export")
-    exporting.value.save_as(home / "retro.sqlite3")
+    home = exported(page, tmp_path)
     env = {**os.environ, "RETRO_HOME": str(home)}
     scores = subprocess.run(
         [sys.executable, "-m", "retro"], input="scores\nquit\n", env=env,
